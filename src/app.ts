@@ -1,0 +1,275 @@
+// Wires the parts into one program: reads lines, routes them, runs shell lines, meta commands and
+// model turns, and keeps the state a session carries (cwd, env, active model, pending output).
+// Receives everything from main.ts; touches no global process state itself.
+
+import path from 'node:path';
+import type { Config } from './config/schema.js';
+import { AishError, UsageError, errorMessage } from './errors.js';
+import type { Io } from './io.js';
+import { PendingOutput } from './context/pending-output.js';
+import { coreCommands } from './meta/core.js';
+import { completeMeta, dispatchMeta } from './meta/dispatch.js';
+import type { MetaCommand, MetaContext } from './meta/types.js';
+import { Renderer } from './render/renderer.js';
+import { colorLevel, createStyle } from './render/style.js';
+import { loadInputHistory, saveInputHistory } from './repl/input-history.js';
+import { PipedLineReader, TerminalLineReader, type LineReader } from './repl/line-reader.js';
+import { classify } from './router.js';
+import { matchBuiltin, runBuiltin, type ShellState } from './shell/builtins.js';
+import { isInteractiveCommand } from './shell/interactive.js';
+import { runShell } from './shell/run-shell.js';
+
+export interface AppOptions {
+  io: Io;
+  config: Config;
+  /** The config file in use, if any (shown at start-up). */
+  configFile?: string | undefined;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  /** Where input history and sessions live; undefined turns persistence off. */
+  stateDir: string | undefined;
+  version: string;
+  /** `--model NAME`. */
+  model?: string | undefined;
+}
+
+export class App implements MetaContext {
+  readonly config: Config;
+  readonly render: Renderer;
+  readonly pending = new PendingOutput();
+  readonly commands: readonly MetaCommand[] = coreCommands;
+  activeModel: string;
+
+  readonly #io: Io;
+  readonly #opts: AppOptions;
+  readonly #shell: ShellState;
+  #lastStatus = 0;
+  #turn = 0;
+  #current: AbortController | null = null;
+  #reader: LineReader | null = null;
+  #quitting = false;
+  #exitCode = 0;
+  #historySave: Promise<void> = Promise.resolve();
+  #historyWarned = false;
+
+  constructor(opts: AppOptions) {
+    this.#opts = opts;
+    this.#io = opts.io;
+    this.config = opts.config;
+    this.render = new Renderer(opts.io, createStyle(colorLevel(opts.env, opts.io.isTTY)));
+    this.#shell = { cwd: opts.cwd, oldpwd: opts.env.OLDPWD, env: { ...opts.env, PWD: opts.cwd } };
+    const model = opts.model ?? opts.config.default_model;
+    if (!opts.config.models[model]) {
+      throw new UsageError(`--model: no preset named "${model}" (presets: ${Object.keys(opts.config.models).join(', ')})`);
+    }
+    this.activeModel = model;
+  }
+
+  /** The directory shell lines run in. */
+  get cwd(): string {
+    return this.#shell.cwd;
+  }
+
+  /** The exit status of the last shell line. */
+  get lastStatus(): number {
+    return this.#lastStatus;
+  }
+
+  /** Runs the read-eval loop until end of input or :quit; resolves to the exit code. */
+  async run(): Promise<number> {
+    this.#reader = await this.#createReader();
+    if (this.#io.isTTY) this.#banner();
+    try {
+      while (!this.#quitting) {
+        const line = await this.#readLogicalLine(this.#reader);
+        if (line === null) break;
+        this.#reader.suspend();
+        await this.handleLine(line);
+      }
+    } finally {
+      this.#reader.close();
+      if (this.#io.isTTY) this.render.endLine();
+      await this.#historySave;
+    }
+    return this.#exitCode;
+  }
+
+  /** Ctrl-C or SIGINT from outside: cancels the line being processed; when idle on a pipe, ends. */
+  interrupt(): void {
+    if (this.#current) {
+      this.#current.abort();
+      return;
+    }
+    if (!this.#io.isTTY) {
+      this.#exitCode = 130;
+      this.quit();
+    }
+  }
+
+  /** Processes one logical input line. Never throws: errors become status lines. */
+  async handleLine(raw: string): Promise<void> {
+    const controller = new AbortController();
+    this.#current = controller;
+    try {
+      const route = classify(raw, this.config);
+      switch (route.kind) {
+        case 'blank':
+          return;
+        case 'meta':
+          await dispatchMeta(stripContinuations(route.payload), this, controller.signal);
+          return;
+        case 'shell':
+          await this.runShellLine(route.payload, controller.signal);
+          return;
+        case 'ai':
+          await this.askModel(stripContinuations(route.payload), controller.signal);
+          return;
+      }
+    } catch (err) {
+      if (controller.signal.aborted) this.render.status('cancelled');
+      else this.render.error(describeError(err, this.#opts.env));
+    } finally {
+      this.#current = null;
+    }
+  }
+
+  async runShellLine(command: string, signal: AbortSignal): Promise<void> {
+    const builtin = matchBuiltin(command);
+    if (builtin) {
+      const result = await runBuiltin(builtin.name, builtin.rest, this.#shell);
+      this.#lastStatus = result.status;
+      if (result.output) this.render.info(result.output);
+      if (result.error) this.render.error(result.error);
+      return;
+    }
+    const tty = this.#io.isTTY;
+    const interactive = tty && isInteractiveCommand(command, this.config.shell.interactive);
+    let hidden = false;
+    this.render.execBegin(command);
+    const result = await runShell(command, {
+      cwd: this.#shell.cwd,
+      env: this.#shell.env,
+      program: this.config.shell.program ?? this.#shell.env.SHELL ?? '/bin/sh',
+      interactive,
+      stdin: tty ? 'inherit' : 'ignore',
+      // On a terminal the child shares aish's process group, so Ctrl-C reaches it from the
+      // terminal itself; from a pipe aish forwards the interrupt to the child's own group.
+      detached: !tty,
+      captureMaxChars: this.config.shell.capture_max_chars,
+      onOutput: (text) => {
+        if (!hidden && text.includes('\0')) hidden = true;
+        if (!hidden) this.render.execOutput(text);
+      },
+      ...(tty ? {} : { signal }),
+    });
+    this.render.execEnd(result);
+    this.#lastStatus = result.exitCode;
+    if (hidden) this.render.status('binary output not shown and not captured');
+    else if (result.truncated) this.render.status(`output capped at ${this.config.shell.capture_max_chars} chars for the model (head and tail kept)`);
+    this.pending.append(result.output);
+  }
+
+  async askModel(_text: string, _signal: AbortSignal): Promise<void> {
+    throw new AishError('broker', 'broker: the model side is not wired yet');
+  }
+
+  resetConversation(): void {
+    this.pending.clear();
+    this.#turn = 0;
+  }
+
+  clearScreen(): void {
+    if (this.#io.isTTY) this.#io.output.write('\x1b[H\x1b[2J');
+  }
+
+  quit(): void {
+    this.#quitting = true;
+    this.#reader?.close();
+  }
+
+  /** The prompt: `[aish:<model>]> ` or the `shell.prompt` template. */
+  prompt(): string {
+    const template = this.config.shell.prompt;
+    if (!template) return `${this.render.style.bold(`[aish:${this.activeModel}]`)}> `;
+    const home = this.#shell.env.HOME;
+    const cwd = this.#shell.cwd;
+    const values: Record<string, string> = {
+      model: this.activeModel,
+      cwd,
+      cwd_short: home && (cwd === home || cwd.startsWith(home + path.sep)) ? `~${cwd.slice(home.length)}` : cwd,
+      ctx_used: '0',
+      ctx_max: String(this.config.context.token_budget),
+      turn: String(this.#turn),
+      last_status: String(this.#lastStatus),
+      mode: '',
+    };
+    return template.replace(/\{(\w+)\}/g, (whole, key: string) => values[key] ?? whole);
+  }
+
+  async #readLogicalLine(reader: LineReader): Promise<string | null> {
+    const parts: string[] = [];
+    let prompt = this.#io.isTTY ? this.prompt() : '';
+    for (;;) {
+      const line = await reader.read(prompt);
+      if (line === null) return parts.length ? parts.join('\n') : null;
+      parts.push(line);
+      // A trailing backslash continues the line (an even run of backslashes is literal).
+      const trailing = /\\+$/.exec(line)?.[0].length ?? 0;
+      if (trailing % 2 === 0) return parts.join('\n');
+      prompt = this.#io.isTTY ? '... ' : '';
+    }
+  }
+
+  async #createReader(): Promise<LineReader> {
+    if (!this.#io.isTTY) return new PipedLineReader(this.#io);
+    const size = this.config.history.input_history_size;
+    const file = this.#historyFile();
+    let history: string[] = [];
+    if (file) {
+      try {
+        history = await loadInputHistory(file, size);
+      } catch (err) {
+        this.render.status(`input history not loaded: ${errorMessage(err)}`);
+      }
+    }
+    return new TerminalLineReader(this.#io, {
+      history,
+      historySize: size,
+      completer: (line) => (line.startsWith(':') ? completeMeta(line, this) : [[], line]),
+      onHistory: (entries) => {
+        if (!file) return;
+        const copy = [...entries];
+        this.#historySave = this.#historySave
+          .then(() => saveInputHistory(file, copy, size))
+          .catch((err) => {
+            if (this.#historyWarned) return;
+            this.#historyWarned = true;
+            this.render.status(`input history not saved: ${errorMessage(err)}`);
+          });
+      },
+    });
+  }
+
+  #historyFile(): string | undefined {
+    const dir = this.config.history.dir ?? this.#opts.stateDir;
+    return dir ? path.join(dir, 'input_history') : undefined;
+  }
+
+  #banner(): void {
+    const m = this.config.models[this.activeModel]!;
+    const from = this.#opts.configFile ? `config ${this.#opts.configFile}` : 'no config file';
+    this.render.status(`aish ${this.#opts.version}: ${this.activeModel} = ${m.model} at ${m.endpoint} (${from}); :help for commands`);
+  }
+}
+
+/** Continuation lines of a prompt: `\` + newline becomes a newline. */
+function stripContinuations(text: string): string {
+  return text.replace(/\\\n/g, '\n');
+}
+
+/** One line for the person: the message of a known error, more only with AISH_DEBUG. */
+export function describeError(err: unknown, env: Record<string, string | undefined>): string {
+  if (err instanceof AishError) return err.message;
+  const base = `internal error: ${errorMessage(err)}`;
+  return env.AISH_DEBUG && err instanceof Error && err.stack ? `${base}\n${err.stack}` : base;
+}

@@ -1,0 +1,75 @@
+// Command-line flags (node:util parseArgs) and the help text. Pure: argv in, options out.
+
+import { parseArgs } from 'node:util';
+import { UsageError } from './errors.js';
+
+export interface CliOptions {
+  help: boolean;
+  version: boolean;
+  prompt?: string | undefined;
+  config?: string | undefined;
+  model?: string | undefined;
+  /** `--resume` alone means `last`. */
+  resume?: string | undefined;
+}
+
+export const HELP = `aish: an AI-augmented conversational shell
+
+Usage:
+  aish                      start the interactive shell
+  aish -p "<text>"          ask once, print the reply and exit (stdin, if piped, is included)
+  cmd | aish                run piped lines as if typed (confirms answered "no")
+
+Options:
+  -p, --prompt <text>       one-shot question; CMD: lines are printed, never run
+  -c, --config <path>       use this config file (it must exist)
+  -m, --model <name>        start on this model preset
+  -r, --resume [name|last]  continue a saved session
+  -h, --help                show this help
+  -v, --version             print the version
+
+Lines go to the shell when they start with a known command, a path or "$"; lines starting
+with ":" are meta commands (:help lists them); everything else goes to the model.
+Config: aish.config.ts / .aishrc* upward from the current directory, then ~/.config/aish/.
+Environment: OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL, NO_COLOR, FORCE_COLOR, AISH_DEBUG.
+`;
+
+/** Parses argv (without node and script). Throws UsageError for unknown or malformed flags. */
+export function parseCli(argv: readonly string[]): CliOptions {
+  // parseArgs has no optional values: a bare --resume (last, or before another flag) means "last".
+  const args = [...argv];
+  for (let i = 0; i < args.length; i++) {
+    if ((args[i] === '--resume' || args[i] === '-r') && (i + 1 >= args.length || args[i + 1]!.startsWith('-'))) {
+      args.splice(i + 1, 0, 'last');
+    }
+  }
+  try {
+    const { values, positionals } = parseArgs({
+      args,
+      strict: true,
+      allowPositionals: true,
+      options: {
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+        prompt: { type: 'string', short: 'p' },
+        config: { type: 'string', short: 'c' },
+        model: { type: 'string', short: 'm' },
+        resume: { type: 'string', short: 'r' },
+      },
+    });
+    if (positionals.length > 0) {
+      throw new UsageError(`unexpected argument "${positionals[0]}" (a question goes after -p, in quotes)`);
+    }
+    return {
+      help: values.help ?? false,
+      version: values.version ?? false,
+      prompt: values.prompt,
+      config: values.config,
+      model: values.model,
+      resume: values.resume,
+    };
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    throw new UsageError((err as Error).message.replace(/\. To specify a positional argument.*$/s, ''));
+  }
+}

@@ -1,0 +1,91 @@
+// Built-in values: the command list the router knows, the programs that need the terminal, and
+// the model presets aish starts with when no config file names any.
+
+import type { ModelConfig } from './schema.js';
+
+/**
+ * Commands people type daily; a line starting with one goes to the shell (SPEC §3 rule 4).
+ * English words that are also commands (who, time, more, test, sort, file, type...) are left out:
+ * "time to refactor this?" is prose. `$time ...` or a config entry sends them to the shell.
+ */
+export const DEFAULT_KNOWN_COMMANDS: readonly string[] = [
+  // files and text
+  'ls', 'll', 'la', 'cd', 'pwd', 'cat', 'less', 'head', 'tail', 'grep', 'egrep', 'fgrep', 'rg',
+  'ag', 'find', 'fd', 'locate', 'tree', 'stat', 'wc', 'uniq', 'tr', 'sed', 'awk', 'diff', 'cmp',
+  'comm', 'xargs', 'tee', 'echo', 'printf', 'touch', 'mkdir', 'rmdir', 'rm', 'cp', 'mv', 'ln',
+  'chmod', 'chown', 'chgrp', 'realpath', 'basename', 'dirname', 'readlink', 'tar', 'zip', 'unzip',
+  'gzip', 'gunzip', 'zcat', 'xz', 'bzip2', 'jq', 'yq', 'bat', 'nl', 'od', 'xxd', 'hexdump',
+  'strings', 'base64', 'md5sum', 'sha1sum', 'sha256sum', 'du', 'df', 'mount', 'umount', 'lsblk',
+  // processes and system
+  'ps', 'pgrep', 'pkill', 'kill', 'killall', 'top', 'htop', 'btop', 'uptime', 'uname', 'whoami',
+  'id', 'date', 'env', 'printenv', 'export', 'unset', 'which', 'hostname', 'jobs', 'nohup',
+  'sleep', 'sudo', 'su', 'systemctl', 'journalctl', 'dmesg', 'lsof', 'strace', 'ulimit', 'true',
+  'false', 'tput', 'stty', 'man',
+  // editors and terminals
+  'vim', 'vi', 'nvim', 'nano', 'emacs', 'code', 'tmux', 'screen',
+  // development
+  'git', 'gh', 'make', 'cmake', 'ninja', 'gcc', 'g++', 'cc', 'clang', 'ld', 'gdb', 'valgrind',
+  'npm', 'npx', 'pnpm', 'yarn', 'node', 'deno', 'bun', 'tsc', 'python', 'python3', 'pip', 'pip3',
+  'uv', 'pytest', 'ruby', 'gem', 'bundle', 'perl', 'go', 'cargo', 'rustc', 'rustup', 'java',
+  'javac', 'mvn', 'gradle', 'lua', 'luajit', 'php', 'composer', 'docker', 'podman', 'kubectl',
+  'helm', 'terraform', 'ansible',
+  // network
+  'ssh', 'scp', 'sftp', 'rsync', 'curl', 'wget', 'ping', 'traceroute', 'dig', 'nslookup', 'ip',
+  'ifconfig', 'ss', 'netstat', 'nc',
+  // packages
+  'apt', 'apt-get', 'apt-cache', 'dpkg', 'brew', 'dnf', 'yum', 'pacman', 'snap', 'flatpak',
+  // shells
+  'sh', 'bash', 'zsh', 'fish', 'dash',
+];
+
+/**
+ * Programs that take over the terminal: they run with aish's own stdin, stdout and stderr
+ * (nothing is captured) so full-screen and password prompts work (SPEC §4).
+ */
+export const DEFAULT_INTERACTIVE: readonly string[] = [
+  'vim', 'vi', 'nvim', 'nano', 'emacs', 'less', 'more', 'man', 'info', 'top', 'htop', 'btop',
+  'watch', 'ssh', 'sftp', 'tmux', 'screen', 'mc', 'ranger', 'nnn', 'tig', 'lazygit', 'fzf',
+];
+
+/** Where a bare `npm start` looks for a model: llama.cpp's server on its default port. */
+export const DEFAULT_LOCAL_ENDPOINT = 'http://127.0.0.1:8080/v1';
+
+/**
+ * Presets used when the config file defines no `models`. The local presets follow
+ * `AISH_BASE_URL` / `OPENAI_BASE_URL` and `AISH_MODEL` / `OPENAI_MODEL`; a key is sent to a local
+ * server only when the base URL came from the environment too.
+ */
+export function defaultModels(env: Record<string, string | undefined>): Record<string, ModelConfig> {
+  const baseFromEnv = env.AISH_BASE_URL || env.OPENAI_BASE_URL;
+  const endpoint = baseFromEnv || DEFAULT_LOCAL_ENDPOINT;
+  const model = env.AISH_MODEL || env.OPENAI_MODEL || 'local';
+  const keyEnv = !baseFromEnv ? undefined : env.AISH_BASE_URL ? 'AISH_API_KEY' : 'OPENAI_API_KEY';
+  const local = (name: string): ModelConfig => ({
+    endpoint,
+    model: name,
+    ...(keyEnv ? { key_env: keyEnv } : {}),
+    temperature: 0.2,
+    timeout_ms: 60_000,
+    headers: {},
+  });
+  return {
+    fast: local(model),
+    deep: local(env.AISH_DEEP_MODEL || model),
+    openai: {
+      endpoint: 'https://api.openai.com/v1',
+      model: 'gpt-4o-mini',
+      key_env: 'OPENAI_API_KEY',
+      temperature: 0.2,
+      timeout_ms: 60_000,
+      headers: {},
+    },
+    openrouter: {
+      endpoint: 'https://openrouter.ai/api/v1',
+      model: 'openai/gpt-4o-mini',
+      key_env: 'OPENROUTER_API_KEY',
+      temperature: 0.2,
+      timeout_ms: 60_000,
+      headers: {},
+    },
+  };
+}

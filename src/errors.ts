@@ -1,0 +1,60 @@
+// The error classes of aish. Expected outcomes (a command's exit code, a declined tool call) are
+// values, not errors; these are for what went wrong. Each names what failed.
+
+/** Base class: every aish error carries a stable `code`. */
+export class AishError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** One problem found in a config file, by dotted path. */
+export interface ConfigIssue {
+  path: string;
+  message: string;
+}
+
+/** A config file that cannot be used. `issues` lists every problem, not just the first. */
+export class ConfigError extends AishError {
+  constructor(
+    readonly file: string | undefined,
+    readonly issues: ConfigIssue[],
+  ) {
+    super('config', formatConfigIssues(file, issues));
+  }
+}
+
+function formatConfigIssues(file: string | undefined, issues: ConfigIssue[]): string {
+  const where = file ? `config ${file}` : 'config';
+  const lines = issues.map((i) => (i.path ? `  ${i.path}: ${i.message}` : `  ${i.message}`));
+  return `${where}: ${issues.length} problem${issues.length === 1 ? '' : 's'}\n${lines.join('\n')}`;
+}
+
+/** Wrong arguments to a meta command or a command-line flag. */
+export class UsageError extends AishError {
+  constructor(message: string) {
+    super('usage', message);
+  }
+}
+
+/** Ends the program with `exitCode`; caught only in main.ts. */
+export class FatalError extends AishError {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+    options?: { cause?: unknown },
+  ) {
+    super('fatal', message, options);
+  }
+}
+
+/** The message of anything thrown, without a stack. */
+export function errorMessage(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  return String(err);
+}

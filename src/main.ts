@@ -1,0 +1,109 @@
+#!/usr/bin/env node
+// The entry point and the only module that touches `process`: argv, env, stdio, signals, exit.
+// Everything else receives what it needs from here, so every part can be driven by tests.
+
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { App, describeError } from './app.js';
+import { HELP, parseCli } from './cli.js';
+import { loadConfig } from './config/load.js';
+import { ConfigError, FatalError, UsageError, errorMessage } from './errors.js';
+import type { Io } from './io.js';
+
+declare const AISH_VERSION: string;
+const VERSION = typeof AISH_VERSION === 'string' ? AISH_VERSION : '0.0.0-dev';
+
+async function main(): Promise<number> {
+  const env = { ...process.env };
+  let cli;
+  try {
+    cli = parseCli(process.argv.slice(2));
+  } catch (err) {
+    process.stderr.write(`aish: ${errorMessage(err)}\n(aish --help lists the options)\n`);
+    return 2;
+  }
+  if (cli.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  if (cli.version) {
+    process.stdout.write(`aish ${VERSION}\n`);
+    return 0;
+  }
+
+  const home = env.HOME || os.homedir();
+  const cwd = process.cwd();
+  let loaded;
+  try {
+    loaded = await loadConfig({
+      cwd,
+      env,
+      configPath: cli.config,
+      stopDir: home,
+      definePath: fileURLToPath(new URL('./config.js', import.meta.url)),
+    });
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`aish: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+
+  const isTTY = Boolean(process.stdin.isTTY && process.stdout.isTTY);
+  const io: Io = {
+    input: process.stdin,
+    output: process.stdout,
+    errors: process.stderr,
+    isTTY,
+    columns: () => process.stdout.columns || 80,
+  };
+  const stateHome = env.XDG_STATE_HOME && path.isAbsolute(env.XDG_STATE_HOME) ? env.XDG_STATE_HOME : path.join(home, '.local', 'state');
+
+  let app: App;
+  try {
+    app = new App({
+      io,
+      config: loaded.config,
+      configFile: loaded.file,
+      env,
+      cwd,
+      stateDir: path.join(stateHome, 'aish'),
+      version: VERSION,
+      model: cli.model,
+    });
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`aish: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+
+  // Ctrl-C while a line is processed cancels that line; aish itself keeps running.
+  process.on('SIGINT', () => app.interrupt());
+  process.on('SIGTERM', () => app.quit());
+  process.on('SIGHUP', () => app.quit());
+  // The REPL must never fall back to the user's shell: report and go on.
+  process.on('uncaughtException', (err) => app.render.error(describeError(err, env)));
+  process.on('unhandledRejection', (err) => app.render.error(describeError(err, env)));
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+  });
+
+  return app.run();
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+    // Anything still pending (a stalled socket, a child's pipe) must not keep aish alive.
+    setTimeout(() => process.exit(code), 200).unref();
+  },
+  (err) => {
+    const code = err instanceof FatalError ? err.exitCode : 1;
+    process.stderr.write(`aish: ${describeError(err, process.env)}\n`);
+    process.exit(code);
+  },
+);

@@ -1,0 +1,114 @@
+// The everyday meta commands: help, quit, clear, reset, model switching, forced routes and :why.
+
+import { explainRoute } from '../router.js';
+import { UsageError } from '../errors.js';
+import type { MetaCommand } from './types.js';
+
+export const coreCommands: MetaCommand[] = [
+  {
+    name: 'help',
+    usage: '[command]',
+    summary: 'list meta commands, or show one',
+    complete: (prefix, ctx) => ctx.commands.map((c) => c.name).filter((n) => n.startsWith(prefix)),
+    run(args, ctx) {
+      const wanted = args.replace(/^:/, '').trim();
+      const list = wanted ? ctx.commands.filter((c) => c.name === wanted || c.aliases?.includes(wanted)) : ctx.commands;
+      if (wanted && list.length === 0) throw new UsageError(`no command :${wanted}`);
+      const rows = list.map((c) => {
+        const names = [c.name, ...(c.aliases ?? [])].map((n) => `:${n}`).join(', ');
+        return [`${names}${c.usage ? ` ${c.usage}` : ''}`, c.summary] as const;
+      });
+      const width = Math.max(...rows.map(([left]) => left.length));
+      const lines = rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`);
+      const footer = wanted ? [] : ['', 'Other lines go to the shell when they start with a known command, a path or "$",', 'and to the model otherwise (:why <line> tells which and why).'];
+      ctx.render.info([...(wanted ? [] : ['Meta commands:']), ...lines, ...footer].join('\n'));
+    },
+  },
+  {
+    name: 'quit',
+    aliases: ['q', 'exit'],
+    usage: '',
+    summary: 'leave aish (Ctrl-D does the same)',
+    run(_args, ctx) {
+      ctx.quit();
+    },
+  },
+  {
+    name: 'clear',
+    usage: '',
+    summary: 'clear the screen (the conversation stays)',
+    run(_args, ctx) {
+      ctx.clearScreen();
+    },
+  },
+  {
+    name: 'reset',
+    usage: '',
+    summary: 'empty the conversation and the pending exec output',
+    run(_args, ctx) {
+      ctx.resetConversation();
+      ctx.render.status('conversation reset');
+    },
+  },
+  {
+    name: 'model',
+    usage: '[name]',
+    summary: 'show or switch the active model preset',
+    complete: (prefix, ctx) => Object.keys(ctx.config.models).filter((n) => n.startsWith(prefix)),
+    run(args, ctx) {
+      const name = args.trim();
+      if (name === '') {
+        const m = ctx.config.models[ctx.activeModel]!;
+        ctx.render.info(`${ctx.activeModel}: ${m.model} at ${m.endpoint}`);
+        return;
+      }
+      if (!ctx.config.models[name]) {
+        throw new UsageError(`no preset named "${name}" (presets: ${Object.keys(ctx.config.models).join(', ')})`);
+      }
+      ctx.activeModel = name;
+      ctx.render.status(`model set to ${name}`);
+    },
+  },
+  {
+    name: 'models',
+    usage: '',
+    summary: 'list model presets (* marks the active one)',
+    run(_args, ctx) {
+      const names = Object.keys(ctx.config.models);
+      const width = Math.max(...names.map((n) => n.length));
+      const lines = names.map((name) => {
+        const m = ctx.config.models[name]!;
+        const mark = name === ctx.activeModel ? '*' : ' ';
+        return `${mark} ${name.padEnd(width)}  ${m.model}  ${m.endpoint}`;
+      });
+      ctx.render.info(lines.join('\n'));
+    },
+  },
+  {
+    name: 'exec',
+    usage: '<command>',
+    summary: 'run a line in the shell, whatever the router would say',
+    async run(args, ctx, signal) {
+      if (args.trim() === '') throw new UsageError('usage: :exec <command>');
+      await ctx.runShellLine(args.trim(), signal);
+    },
+  },
+  {
+    name: 'ask',
+    usage: '<text>',
+    summary: 'send a line to the model, whatever the router would say',
+    async run(args, ctx, signal) {
+      if (args.trim() === '') throw new UsageError('usage: :ask <text>');
+      await ctx.askModel(args.trim(), signal);
+    },
+  },
+  {
+    name: 'why',
+    usage: '<line>',
+    summary: 'show where a line would go and which rule decides',
+    run(args, ctx) {
+      if (args.trim() === '') throw new UsageError('usage: :why <line>');
+      ctx.render.info(explainRoute(args, ctx.config));
+    },
+  },
+];

@@ -1,0 +1,100 @@
+// Everything a person sees goes through here: status lines, errors, exec frames and, later, model
+// text and tool frames. Producers emit; the renderer decides colour, width and where it goes.
+// Status lines go to the error stream so `aish -p ... > file` keeps only the reply.
+
+import type { ChalkInstance } from 'chalk';
+import type { Io } from '../io.js';
+import { neutralize } from './sanitize.js';
+
+export interface ExecEnd {
+  exitCode: number;
+  signal: NodeJS.Signals | null;
+  /** Shown instead of the exit code when the command never started. */
+  error?: string;
+}
+
+export class Renderer {
+  /** Whether the last thing written to output ended a line. */
+  #atLineStart = true;
+
+  constructor(
+    readonly io: Io,
+    readonly style: ChalkInstance,
+  ) {}
+
+  get colorEnabled(): boolean {
+    return this.style.level > 0;
+  }
+
+  /** Writes text to output as is. */
+  write(text: string): void {
+    if (text.length === 0) return;
+    this.io.output.write(text);
+    this.#atLineStart = text.endsWith('\n');
+  }
+
+  /** Ends the current output line if one is open. */
+  endLine(): void {
+    if (!this.#atLineStart) this.write('\n');
+  }
+
+  /** A dim `[aish] ...` line on the error stream. */
+  status(message: string): void {
+    this.#statusLine(`[aish] ${neutralize(message)}`, (s) => this.style.dim(s));
+  }
+
+  /** A red `[aish] ...` line: something failed, aish goes on. */
+  error(message: string): void {
+    this.#statusLine(`[aish] ${neutralize(message)}`, (s) => this.style.red(s));
+  }
+
+  /** A `[context] ...` line about the conversation's budget. */
+  context(message: string): void {
+    this.#statusLine(`[context] ${neutralize(message)}`, (s) => this.style.dim(s));
+  }
+
+  #statusLine(line: string, paint: (s: string) => string): void {
+    this.endLine();
+    this.io.errors.write(`${paint(line)}\n`);
+  }
+
+  /** Plain informational lines (help, lists) on output. */
+  info(text: string): void {
+    this.endLine();
+    this.write(text.endsWith('\n') ? text : `${text}\n`);
+  }
+
+  /** The top rule of an exec frame, naming the command. */
+  execBegin(command: string): void {
+    this.endLine();
+    this.write(`${this.style.dim(this.#rule('╭─ ', oneLine(command)))}\n`);
+  }
+
+  /** Live output of the running command, unchanged. */
+  execOutput(text: string): void {
+    this.write(text);
+  }
+
+  /** The bottom rule with the exit code: red when non-zero, `128+N (SIGX)` for a signal. */
+  execEnd(end: ExecEnd): void {
+    this.endLine();
+    let label: string;
+    if (end.error) label = end.error;
+    else if (end.signal) label = `exit ${end.exitCode} (${end.signal})`;
+    else label = `exit ${end.exitCode}`;
+    const rule = this.#rule('╰─ ', label);
+    this.write(`${end.exitCode === 0 ? this.style.dim(rule) : this.style.red(rule)}\n`);
+  }
+
+  #rule(corner: string, label: string): string {
+    const width = Math.max(20, Math.min(this.io.columns(), 200));
+    const maxLabel = width - corner.length - 4;
+    const shown = label.length > maxLabel ? `${label.slice(0, Math.max(1, maxLabel - 1))}…` : label;
+    const text = `${corner}${shown} `;
+    return text + '─'.repeat(Math.max(3, width - text.length));
+  }
+}
+
+function oneLine(command: string): string {
+  return neutralize(command.replace(/\\\n/g, ' ').replace(/\n/g, ' ⏎ '));
+}

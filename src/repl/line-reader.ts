@@ -1,0 +1,105 @@
+// Where input lines come from. On a terminal: node:readline with editing, history, completion and
+// Ctrl-C clearing the line. From a pipe or file: the lines in order, no prompt, no echo.
+
+import readline from 'node:readline';
+import type { Io } from '../io.js';
+
+export interface LineReader {
+  /** The next line; null at end of input (Ctrl-D, EOF). */
+  read(prompt: string): Promise<string | null>;
+  /** Called while a line is processed: keys wait in the terminal and Ctrl-C becomes SIGINT. */
+  suspend(): void;
+  close(): void;
+}
+
+export interface TerminalReaderOptions {
+  history: string[];
+  historySize: number;
+  completer: (line: string) => [string[], string];
+  onHistory: (newestFirst: string[]) => void;
+}
+
+/** A line reader on a terminal. */
+export class TerminalLineReader implements LineReader {
+  readonly #rl: readline.Interface;
+  readonly #io: Io;
+  #waiting: ((line: string | null) => void) | null = null;
+  #closed = false;
+
+  constructor(io: Io, opts: TerminalReaderOptions) {
+    this.#io = io;
+    this.#rl = readline.createInterface({
+      input: io.input,
+      output: io.output,
+      terminal: true,
+      history: opts.history,
+      historySize: opts.historySize,
+      removeHistoryDuplicates: true,
+      completer: opts.completer,
+      tabSize: 4,
+    });
+    this.#rl.on('line', (line) => this.#deliver(line));
+    this.#rl.on('close', () => {
+      this.#closed = true;
+      this.#deliver(null);
+    });
+    // Ctrl-C at an idle prompt clears the line, as in a shell.
+    this.#rl.on('SIGINT', () => {
+      const rl = this.#rl as unknown as { line: string; cursor: number };
+      rl.line = '';
+      rl.cursor = 0;
+      io.output.write('^C\n');
+      this.#rl.prompt();
+    });
+    this.#rl.on('history', (h: string[]) => opts.onHistory(h));
+  }
+
+  #deliver(line: string | null): void {
+    const waiting = this.#waiting;
+    this.#waiting = null;
+    waiting?.(line);
+  }
+
+  read(prompt: string): Promise<string | null> {
+    if (this.#closed) return Promise.resolve(null);
+    this.#io.input.setRawMode?.(true);
+    this.#rl.setPrompt(prompt);
+    this.#rl.resume();
+    this.#rl.prompt();
+    return new Promise((resolve) => {
+      this.#waiting = resolve;
+    });
+  }
+
+  suspend(): void {
+    if (this.#closed) return;
+    this.#rl.pause();
+    this.#io.input.setRawMode?.(false);
+  }
+
+  close(): void {
+    if (!this.#closed) this.#rl.close();
+  }
+}
+
+/** Lines from a pipe or file, in order. */
+export class PipedLineReader implements LineReader {
+  readonly #lines: AsyncIterator<string>;
+  readonly #rl: readline.Interface;
+
+  constructor(io: Io) {
+    this.#rl = readline.createInterface({ input: io.input, terminal: false, crlfDelay: Infinity });
+    this.#lines = this.#rl[Symbol.asyncIterator]();
+  }
+
+  async read(): Promise<string | null> {
+    const next = await this.#lines.next();
+    return next.done ? null : next.value;
+  }
+
+  suspend(): void {}
+
+  close(): void {
+    this.#rl.close();
+  }
+}

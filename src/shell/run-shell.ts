@@ -1,0 +1,139 @@
+// Runs one command line through the user's shell (`$SHELL -c`), streaming its output live while
+// capturing it for the model. Never rejects: failures to start become exit code 127 with a reason.
+//
+// Two modes. Captured (default): stdout and stderr share one pipe (`exec 2>&1` for POSIX shells)
+// so their order is kept. Interactive (vim, less, ssh...): the child gets aish's terminal and
+// nothing is captured. Cancellation: in `detached` mode the child leads its own process group and
+// an abort sends SIGINT to the group, then SIGTERM, then SIGKILL; otherwise the child shares aish's
+// group and the terminal delivers Ctrl-C to it directly (password prompts keep their terminal).
+
+import { spawn, type StdioOptions } from 'node:child_process';
+import { constants } from 'node:os';
+import path from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+import { OutputCapture } from './capture.js';
+
+export interface ExecResult {
+  /** Exit code; 128+N when killed by signal N; 127 when the shell could not start. */
+  exitCode: number;
+  signal: NodeJS.Signals | null;
+  /** Captured, normalised output ('' for interactive runs). */
+  output: string;
+  truncated: boolean;
+  binary: boolean;
+  /** Why the command could not start, when it could not. */
+  error?: string;
+}
+
+export interface RunShellOptions {
+  cwd: string;
+  env: Record<string, string | undefined>;
+  /** The shell binary; run as `<program> -c <command>`. */
+  program: string;
+  /** Give the child the terminal and capture nothing. */
+  interactive?: boolean;
+  /** stdin for captured runs: the terminal ('inherit') or nothing ('ignore'). */
+  stdin?: 'inherit' | 'ignore';
+  /** Own process group; an abort signals the whole group. */
+  detached?: boolean;
+  captureMaxChars: number;
+  /** Live output, as decoded text, in arrival order. */
+  onOutput?: (text: string) => void;
+  signal?: AbortSignal;
+  /** Delays of the abort escalation (SIGINT → SIGTERM → SIGKILL), in ms. */
+  killDelays?: [number, number];
+}
+
+const POSIX_SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'busybox', 'yash']);
+
+/** Runs `command`; resolves when the child has exited and its output is drained. Never rejects. */
+export function runShell(command: string, opts: RunShellOptions): Promise<ExecResult> {
+  const interactive = opts.interactive ?? false;
+  const mergeStderr = !interactive && POSIX_SHELLS.has(path.basename(opts.program));
+  const script = mergeStderr ? `exec 2>&1; ${command}` : command;
+  const stdio: StdioOptions = interactive
+    ? 'inherit'
+    : [opts.stdin ?? 'ignore', 'pipe', mergeStderr ? 'ignore' : 'pipe'];
+
+  return new Promise<ExecResult>((resolve) => {
+    if (opts.signal?.aborted) {
+      resolve({ exitCode: 130, signal: 'SIGINT', output: '', truncated: false, binary: false });
+      return;
+    }
+    const capture = new OutputCapture(opts.captureMaxChars);
+    const decoder = new StringDecoder('utf8');
+    const timers: NodeJS.Timeout[] = [];
+    let settled = false;
+
+    let child: ReturnType<typeof spawn>;
+    try {
+      child = spawn(opts.program, ['-c', script], {
+        cwd: opts.cwd,
+        env: opts.env as NodeJS.ProcessEnv,
+        stdio,
+        detached: opts.detached ?? false,
+      });
+    } catch (err) {
+      resolve(startFailure(opts.program, err));
+      return;
+    }
+
+    const onData = (buf: Buffer) => {
+      const text = decoder.write(buf);
+      if (text.length === 0) return;
+      capture.push(text);
+      opts.onOutput?.(text);
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+
+    const sendSignal = (sig: NodeJS.Signals) => {
+      if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+      try {
+        if (opts.detached) process.kill(-child.pid, sig);
+        else child.kill(sig);
+      } catch {
+        // Already gone: nothing to stop.
+      }
+    };
+    const onAbort = () => {
+      const [term, kill] = opts.killDelays ?? [1000, 3000];
+      sendSignal('SIGINT');
+      timers.push(setTimeout(() => sendSignal('SIGTERM'), term).unref());
+      timers.push(setTimeout(() => sendSignal('SIGKILL'), term + kill).unref());
+    };
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+
+    const finish = (result: ExecResult) => {
+      if (settled) return;
+      settled = true;
+      for (const t of timers) clearTimeout(t);
+      opts.signal?.removeEventListener('abort', onAbort);
+      resolve(result);
+    };
+
+    child.on('error', (err) => finish(startFailure(opts.program, err)));
+    // 'close' fires after the pipes are drained, so no output is lost.
+    child.on('close', (code, signal) => {
+      const rest = decoder.end();
+      if (rest) {
+        capture.push(rest);
+        opts.onOutput?.(rest);
+      }
+      const captured = capture.finish();
+      finish({
+        exitCode: code ?? (signal ? 128 + (constants.signals[signal] ?? 0) : 1),
+        signal,
+        output: interactive ? '' : captured.text,
+        truncated: captured.truncated,
+        binary: captured.binary,
+      });
+    });
+  });
+}
+
+function startFailure(program: string, err: unknown): ExecResult {
+  const code = (err as NodeJS.ErrnoException).code;
+  const reason = code === 'ENOENT' ? `shell not found: ${program}` : `cannot start ${program}: ${String((err as Error).message ?? err)}`;
+  return { exitCode: 127, signal: null, output: '', truncated: false, binary: false, error: reason };
+}
