@@ -6,17 +6,12 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const aish = path.join(root, 'dist', 'aish.js');
+const aish = path.join(process.cwd(), 'dist', 'aish.js');
 
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
+import { median } from './stats.js';
 
-function timeBare() {
+function timeBare(): Promise<number> {
   return new Promise((resolve) => {
     const t0 = process.hrtime.bigint();
     const child = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' });
@@ -24,7 +19,7 @@ function timeBare() {
   });
 }
 
-function timeAish(cwd, env) {
+function timeAish(cwd: string, env: Record<string, string>): Promise<number> {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
     const term = spawnPty(process.execPath, [aish], { cwd, env, cols: 100, rows: 30 });
@@ -45,7 +40,7 @@ function timeAish(cwd, env) {
   });
 }
 
-export async function benchStartup({ runs = 21 } = {}) {
+export async function benchStartup(runs = 21): Promise<{ bareMs: number; readyMs: number; ratio: number }> {
   const home = mkdtempSync(path.join(tmpdir(), 'aish-bench-'));
   const cwd = path.join(home, 'project');
   mkdirSync(cwd);
@@ -53,7 +48,7 @@ export async function benchStartup({ runs = 21 } = {}) {
     path.join(cwd, '.aishrc.json'),
     JSON.stringify({ models: { fast: { endpoint: 'http://127.0.0.1:9/v1', model: 'bench' } }, shell: { confirm_cmd: true } }),
   );
-  const env = { PATH: process.env.PATH, HOME: home, TERM: 'xterm-256color', XDG_STATE_HOME: path.join(home, 'state'), XDG_CONFIG_HOME: path.join(home, 'config') };
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, TERM: 'xterm-256color', XDG_STATE_HOME: path.join(home, 'state'), XDG_CONFIG_HOME: path.join(home, 'config') };
   // Warm the file cache for both before measuring.
   await timeBare();
   await timeAish(cwd, env);
@@ -68,7 +63,3 @@ export async function benchStartup({ runs = 21 } = {}) {
   return { bareMs: b, readyMs: a, ratio: a / b };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const r = await benchStartup();
-  console.log(`startup: launch to prompt ${r.readyMs.toFixed(1)} ms (median of 21), bare node -e 0 ${r.bareMs.toFixed(1)} ms, ratio ${r.ratio.toFixed(2)} (target <= 2.0)`);
-}

@@ -1,0 +1,9 @@
+// `npm run bench`: every benchmark, each printing its figures and its ratio against a baseline
+// measured in the same run. Figures, not assertions: these machines are shared and noisy.
+
+import { benchStartup } from './startup.js';
+
+const startup = await benchStartup();
+console.log(
+  `startup      launch to prompt ${startup.readyMs.toFixed(1)} ms (median of 21) | bare node -e 0 ${startup.bareMs.toFixed(1)} ms | ratio ${startup.ratio.toFixed(2)} (target <= 2.0)`,
+);

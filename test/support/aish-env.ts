@@ -1,0 +1,50 @@
+// An isolated home for one test run of the real program: HOME, XDG dirs and cwd in a temp dir, a
+// predictable shell, and no model variables leaking in from the machine.
+
+import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const AISH_BIN = path.join(ROOT, 'dist', 'aish.js');
+
+export interface AishHome {
+  home: string;
+  cwd: string;
+  stateDir: string;
+  env: Record<string, string>;
+  /** Writes `<cwd>/.aishrc.json` (or another name) with this content. */
+  writeConfig(config: unknown, name?: string): string;
+  cleanup(): void;
+}
+
+export function makeHome(extraEnv: Record<string, string> = {}): AishHome {
+  const home = mkdtempSync(path.join(tmpdir(), 'aish-test-'));
+  const cwd = path.join(home, 'work');
+  mkdirSync(cwd);
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: home,
+    SHELL: '/bin/bash',
+    TERM: 'xterm-256color',
+    LANG: 'C.UTF-8',
+    XDG_STATE_HOME: path.join(home, '.local', 'state'),
+    XDG_CONFIG_HOME: path.join(home, '.config'),
+    ...extraEnv,
+  };
+  return {
+    home,
+    cwd,
+    stateDir: path.join(home, '.local', 'state', 'aish'),
+    env,
+    writeConfig(config, name = '.aishrc.json') {
+      const file = path.join(cwd, name);
+      writeFileSync(file, typeof config === 'string' ? config : JSON.stringify(config, null, 2));
+      return file;
+    },
+    cleanup() {
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,96 @@
+// Runs the built aish under a pseudo-terminal (node-pty) so tests can type, press keys and read
+// the screen the way a person would. `text` is everything printed, with ANSI sequences removed.
+
+import { spawn, type IPty } from 'node-pty';
+import stripAnsi from 'strip-ansi';
+import { AISH_BIN } from './aish-env.js';
+
+export const KEY = {
+  enter: '\r',
+  ctrlC: '\x03',
+  ctrlD: '\x04',
+  tab: '\t',
+  up: '\x1b[A',
+  down: '\x1b[B',
+} as const;
+
+export class PtySession {
+  raw = '';
+  readonly #term: IPty;
+  readonly #listeners = new Set<() => void>();
+  readonly exited: Promise<{ exitCode: number; signal?: number }>;
+
+  private constructor(term: IPty) {
+    this.#term = term;
+    term.onData((d) => {
+      this.raw += d;
+      for (const l of this.#listeners) l();
+    });
+    this.exited = new Promise((resolve) => term.onExit((e) => resolve(e)));
+  }
+
+  static start(opts: { args?: string[]; env: Record<string, string>; cwd: string; cols?: number; rows?: number }): PtySession {
+    const term = spawn(process.execPath, [AISH_BIN, ...(opts.args ?? [])], {
+      name: 'xterm-256color',
+      cols: opts.cols ?? 100,
+      rows: opts.rows ?? 30,
+      cwd: opts.cwd,
+      env: opts.env,
+    });
+    return new PtySession(term);
+  }
+
+  get pid(): number {
+    return this.#term.pid;
+  }
+
+  /** Everything printed so far, without escape sequences and with CR LF as LF. */
+  get text(): string {
+    return stripAnsi(this.raw).replace(/\r\n/g, '\n');
+  }
+
+  write(data: string): void {
+    this.#term.write(data);
+  }
+
+  /** Types a line and presses Enter. */
+  line(text: string): void {
+    this.#term.write(`${text}\r`);
+  }
+
+  /** Index into `text` to wait for output that comes after now. */
+  mark(): number {
+    return this.text.length;
+  }
+
+  /** Resolves when `text` (from `from` on) matches; rejects with the screen after `timeoutMs`. */
+  waitFor(pattern: RegExp | string, opts: { from?: number; timeoutMs?: number } = {}): Promise<string> {
+    const from = opts.from ?? 0;
+    const match = () => {
+      const t = this.text.slice(from);
+      return typeof pattern === 'string' ? t.includes(pattern) : pattern.test(t);
+    };
+    return new Promise((resolve, reject) => {
+      if (match()) return resolve(this.text.slice(from));
+      const timer = setTimeout(() => {
+        this.#listeners.delete(check);
+        reject(new Error(`timed out waiting for ${String(pattern)}; screen:\n${this.text.slice(from)}`));
+      }, opts.timeoutMs ?? 10000);
+      const check = () => {
+        if (!match()) return;
+        clearTimeout(timer);
+        this.#listeners.delete(check);
+        resolve(this.text.slice(from));
+      };
+      this.#listeners.add(check);
+    });
+  }
+
+  kill(signal = 'SIGKILL'): void {
+    try {
+      this.#term.kill(signal);
+    } catch {
+      // already gone
+    }
+  }
+}

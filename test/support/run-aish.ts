@@ -1,0 +1,95 @@
+// Runs the built aish with piped stdin (non-TTY mode) and collects what it printed.
+
+import { spawn } from 'node:child_process';
+import { AISH_BIN } from './aish-env.js';
+
+export interface RunResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  args?: string[];
+  stdin?: string;
+  env: Record<string, string>;
+  cwd: string;
+  timeoutMs?: number;
+}
+
+/** Runs aish to completion. Rejects only if it does not exit within the timeout. */
+export function runAish(opts: RunOptions): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [AISH_BIN, ...(opts.args ?? [])], {
+      cwd: opts.cwd,
+      env: opts.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`aish did not exit within ${opts.timeoutMs ?? 15000} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+    }, opts.timeoutMs ?? 15000);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+    child.stdin.end(opts.stdin ?? '');
+  });
+}
+
+/** Starts aish with piped stdin kept open, for tests that interact over time. */
+export function startAish(opts: Omit<RunOptions, 'stdin'>) {
+  const child = spawn(process.execPath, [AISH_BIN, ...(opts.args ?? [])], {
+    cwd: opts.cwd,
+    env: opts.env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  const listeners = new Set<() => void>();
+  const notify = () => listeners.forEach((l) => l());
+  child.stdout.setEncoding('utf8').on('data', (d: string) => ((stdout += d), notify()));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => ((stderr += d), notify()));
+  const exited = new Promise<RunResult>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
+  return {
+    child,
+    get stdout() {
+      return stdout;
+    },
+    get stderr() {
+      return stderr;
+    },
+    write(text: string) {
+      child.stdin.write(text);
+    },
+    end() {
+      child.stdin.end();
+    },
+    exited,
+    /** Resolves when stdout+stderr match `pattern`; rejects after `timeoutMs`. */
+    waitFor(pattern: RegExp | string, timeoutMs = 10000): Promise<void> {
+      const test = () => (typeof pattern === 'string' ? (stdout + stderr).includes(pattern) : pattern.test(stdout + stderr));
+      return new Promise((resolve, reject) => {
+        if (test()) return resolve();
+        const timer = setTimeout(() => {
+          listeners.delete(check);
+          reject(new Error(`timed out waiting for ${pattern}\nstdout: ${stdout}\nstderr: ${stderr}`));
+        }, timeoutMs);
+        const check = () => {
+          if (!test()) return;
+          clearTimeout(timer);
+          listeners.delete(check);
+          resolve();
+        };
+        listeners.add(check);
+      });
+    },
+  };
+}
