@@ -160,7 +160,7 @@ export class App implements MetaContext {
         if (!hidden && text.includes('\0')) hidden = true;
         if (!hidden) this.render.execOutput(text);
       },
-      ...(tty ? {} : { signal }),
+      signal,
     });
     this.render.execEnd(result);
     this.#lastStatus = result.exitCode;

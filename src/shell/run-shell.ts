@@ -8,6 +8,7 @@
 // group and the terminal delivers Ctrl-C to it directly (password prompts keep their terminal).
 
 import { spawn, type StdioOptions } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { constants } from 'node:os';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
@@ -34,7 +35,8 @@ export interface RunShellOptions {
   interactive?: boolean;
   /** stdin for captured runs: the terminal ('inherit') or nothing ('ignore'). */
   stdin?: 'inherit' | 'ignore';
-  /** Own process group; an abort signals the whole group. */
+  /** Own process group; an abort signals the whole group. Otherwise an abort only prevents a
+   * start that has not happened yet (the terminal delivers Ctrl-C to a child in aish's group). */
   detached?: boolean;
   captureMaxChars: number;
   /** Live output, as decoded text, in arrival order. */
@@ -47,7 +49,14 @@ export interface RunShellOptions {
 const POSIX_SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'busybox', 'yash']);
 
 /** Runs `command`; resolves when the child has exited and its output is drained. Never rejects. */
-export function runShell(command: string, opts: RunShellOptions): Promise<ExecResult> {
+export async function runShell(command: string, opts: RunShellOptions): Promise<ExecResult> {
+  // A Ctrl-C typed just before the start reaches aish, not the child-to-be: let a pending signal
+  // handler run first so that abort is seen below instead of being lost.
+  await new Promise((resolve) => setImmediate(resolve));
+  return spawnShell(command, opts);
+}
+
+function spawnShell(command: string, opts: RunShellOptions): Promise<ExecResult> {
   const interactive = opts.interactive ?? false;
   const mergeStderr = !interactive && POSIX_SHELLS.has(path.basename(opts.program));
   const script = mergeStderr ? `exec 2>&1; ${command}` : command;
@@ -74,7 +83,7 @@ export function runShell(command: string, opts: RunShellOptions): Promise<ExecRe
         detached: opts.detached ?? false,
       });
     } catch (err) {
-      resolve(startFailure(opts.program, err));
+      resolve(startFailure(opts, err));
       return;
     }
 
@@ -97,6 +106,9 @@ export function runShell(command: string, opts: RunShellOptions): Promise<ExecRe
       }
     };
     const onAbort = () => {
+      // Sharing aish's process group, the child got Ctrl-C from the terminal already; what it
+      // does with it is its own business, as in any shell.
+      if (!opts.detached) return;
       const [term, kill] = opts.killDelays ?? [1000, 3000];
       sendSignal('SIGINT');
       timers.push(setTimeout(() => sendSignal('SIGTERM'), term).unref());
@@ -112,7 +124,7 @@ export function runShell(command: string, opts: RunShellOptions): Promise<ExecRe
       resolve(result);
     };
 
-    child.on('error', (err) => finish(startFailure(opts.program, err)));
+    child.on('error', (err) => finish(startFailure(opts, err)));
     // 'close' fires after the pipes are drained, so no output is lost.
     child.on('close', (code, signal) => {
       const rest = decoder.end();
@@ -132,8 +144,10 @@ export function runShell(command: string, opts: RunShellOptions): Promise<ExecRe
   });
 }
 
-function startFailure(program: string, err: unknown): ExecResult {
+function startFailure(opts: RunShellOptions, err: unknown): ExecResult {
   const code = (err as NodeJS.ErrnoException).code;
-  const reason = code === 'ENOENT' ? `shell not found: ${program}` : `cannot start ${program}: ${String((err as Error).message ?? err)}`;
+  let reason = `cannot start ${opts.program}: ${String((err as Error).message ?? err)}`;
+  // spawn says ENOENT both for a missing shell and for a missing working directory.
+  if (code === 'ENOENT') reason = existsSync(opts.cwd) ? `shell not found: ${opts.program}` : `working directory no longer exists: ${opts.cwd}`;
   return { exitCode: 127, signal: null, output: '', truncated: false, binary: false, error: reason };
 }

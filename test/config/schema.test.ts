@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { resolveConfig } from '../../src/config/schema.js';
+import { defaultModels, DEFAULT_KNOWN_COMMANDS } from '../../src/config/defaults.js';
+
+const builtins = defaultModels({});
+
+describe('resolveConfig', () => {
+  it('an empty config gives working defaults', () => {
+    const r = resolveConfig({}, builtins);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.config.default_model).toBe('fast');
+    expect(r.config.models.fast!.endpoint).toBe('http://127.0.0.1:8080/v1');
+    expect(r.config.shell.confirm_cmd).toBe(true);
+    expect(r.config.shell.known_commands).toEqual([...DEFAULT_KNOWN_COMMANDS]);
+    expect(r.config.context).toMatchObject({ max_turns: 40, token_budget: 4096, use_tool_role: true, max_summary_chars: 2000 });
+    expect(r.config.mcp).toMatchObject({ max_tool_depth: 8, max_result_chars: 16000, auto_approve: [] });
+  });
+
+  it('lists every problem by path, including unknown keys', () => {
+    const r = resolveConfig(
+      {
+        models: { fast: { endpoint: 'not a url', model: 'm', temprature: 1 } },
+        shell: { confirm_cmd: 'yes', colour: true },
+        context: { max_turns: -1 },
+        bogus: 1,
+      },
+      builtins,
+    );
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    const byPath = Object.fromEntries(r.issues.map((i) => [i.path, i.message]));
+    expect(byPath['models.fast.endpoint']).toBe('expected a URL (http:// or https://)');
+    expect(byPath['models.fast.temprature']).toBe('unknown key');
+    expect(byPath['shell.confirm_cmd']).toMatch(/expected boolean/);
+    expect(byPath['shell.colour']).toBe('unknown key');
+    expect(byPath['context.max_turns']).toBe('expected a number > 0');
+    expect(byPath['bogus']).toBe('unknown key');
+  });
+
+  it('a missing required key is "required"', () => {
+    const r = resolveConfig({ models: { x: { endpoint: 'http://h/v1' } } }, builtins);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.issues).toContainEqual({ path: 'models.x.model', message: 'required' });
+  });
+
+  it('cross-checks preset names', () => {
+    const r = resolveConfig(
+      { models: { a: { endpoint: 'http://h/v1', model: 'm' } }, default_model: 'b', routing: { fallback_model: 'cloud' } },
+      builtins,
+    );
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.issues.map((i) => i.path)).toEqual(['default_model', 'routing.fallback_model']);
+  });
+
+  it('user presets replace the built-in ones; the first becomes the default without "fast"', () => {
+    const r = resolveConfig({ models: { local: { endpoint: 'http://h/v1', model: 'm' } } }, builtins);
+    expect(r.ok && Object.keys(r.config.models)).toEqual(['local']);
+    expect(r.ok && r.config.default_model).toBe('local');
+  });
+
+  it('known_commands can be replaced or edited', () => {
+    const replaced = resolveConfig({ shell: { known_commands: ['ls'] } }, builtins);
+    expect(replaced.ok && replaced.config.shell.known_commands).toEqual(['ls']);
+    const edited = resolveConfig({ shell: { known_commands: { add: ['cowsay'], remove: ['find'] } } }, builtins);
+    expect(edited.ok && edited.config.shell.known_commands).toContain('cowsay');
+    expect(edited.ok && edited.config.shell.known_commands).not.toContain('find');
+  });
+
+  it('rejects MCP aliases with "__" and servers with both url and command', () => {
+    const r = resolveConfig(
+      { mcp: { servers: { a__b: { url: 'http://h/mcp' }, both: { url: 'http://h/mcp', command: 'x' } } } },
+      builtins,
+    );
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    const paths = r.issues.map((i) => i.path);
+    expect(paths).toContain('mcp.servers.a__b');
+    expect(paths).toContain('mcp.servers.both');
+  });
+});
+
+describe('defaultModels', () => {
+  it('follows OPENAI_BASE_URL, OPENAI_MODEL and sends OPENAI_API_KEY only to that URL', () => {
+    const m = defaultModels({ OPENAI_BASE_URL: 'http://box:11434/v1', OPENAI_MODEL: 'qwen' });
+    expect(m.fast).toMatchObject({ endpoint: 'http://box:11434/v1', model: 'qwen', key_env: 'OPENAI_API_KEY' });
+    expect(defaultModels({}).fast!.key_env).toBeUndefined();
+  });
+});

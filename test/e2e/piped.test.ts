@@ -1,0 +1,194 @@
+// The real program with piped stdin: lines are processed in order as if typed, output is plain.
+
+import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeHome, type AishHome } from '../support/aish-env.js';
+import { runAish, startAish } from '../support/run-aish.js';
+
+let h: AishHome;
+beforeEach(() => {
+  h = makeHome();
+});
+afterEach(() => h.cleanup());
+
+const run = (stdin: string, args: string[] = [], env: Record<string, string> = {}) =>
+  runAish({ stdin, args, cwd: h.cwd, env: { ...h.env, ...env } });
+
+describe('piped stdin', () => {
+  it('cd persists: `cd /tmp` then `pwd` prints /tmp', async () => {
+    const r = await run('cd /tmp\npwd\n');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/╭─ pwd ─+\n\/tmp\n╰─ exit 0 ─+/);
+  });
+
+  it('`false` shows exit 1 in the bottom rule', async () => {
+    const r = await run('false\n');
+    expect(r.stdout).toMatch(/╰─ exit 1 ─+/);
+    expect(r.code).toBe(0);
+  });
+
+  it('output is plain: no colour, no prompt', async () => {
+    const r = await run('echo hi\n:models\n');
+    expect(r.stdout).not.toContain('\x1b[');
+    expect(r.stdout).not.toContain('[aish:');
+    expect(r.stdout).toContain('* fast');
+  });
+
+  it('processes lines in order and exits 0 at end of input', async () => {
+    const r = await run('echo one\necho two\nexport X=three\necho $X\n');
+    const order = ['one', 'two', 'three'].map((w) => r.stdout.indexOf(`\n${w}\n`));
+    expect(order.every((i) => i > 0)).toBe(true);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(r.code).toBe(0);
+  });
+
+  it('a trailing backslash continues the line', async () => {
+    const r = await run('echo one \\\ntwo\n');
+    expect(r.stdout).toContain('\none two\n');
+  });
+
+  it('a command killed by a signal shows 128+N', async () => {
+    const r = await run('kill -KILL $$\n');
+    expect(r.stdout).toMatch(/╰─ exit 137 \(SIGKILL\) ─+/);
+  });
+
+  it('cd into a missing directory: a clear message, and aish goes on', async () => {
+    const r = await run('cd /no/such/dir\npwd\n');
+    expect(r.stderr).toContain('[aish] cd: no such file or directory: /no/such/dir');
+    expect(r.stdout).toContain(`\n${h.cwd}\n`);
+  });
+
+  it('binary output is not shown raw and not captured', async () => {
+    const r = await run("printf 'ab\\000\\001\\033[2J'\necho after\n");
+    expect(r.stdout).not.toContain('\x1b[2J');
+    expect(r.stderr).toContain('[aish] binary output not shown and not captured');
+    expect(r.stdout).toContain('after');
+  });
+
+  it('megabytes of output stream through and aish goes on', async () => {
+    const r = await run('head -c 3000000 /dev/zero | tr "\\0" x | fold -w 100\necho survived\n');
+    expect(r.stdout.length).toBeGreaterThan(3_000_000);
+    expect(r.stderr).toContain('output capped at 16000 chars');
+    expect(r.stdout).toContain('\nsurvived\n');
+  });
+
+  it('an unknown meta command gets the closest match', async () => {
+    const r = await run(':modle fast\n');
+    expect(r.stderr).toContain('[aish] unknown command :modle (did you mean :model?)');
+  });
+
+  it(':why explains the route', async () => {
+    const r = await run(':why find me the largest file\n:why tell me a joke\n');
+    expect(r.stdout).toContain('shell (rule 4: "find" is in shell.known_commands)');
+    expect(r.stdout).toContain('ai (rule 6: "tell" is not a known command or a path)');
+  });
+
+  it(':model switches and :models marks the active preset', async () => {
+    const r = await run(':model deep\n:models\n:model nope\n');
+    expect(r.stdout).toMatch(/^\* deep/m);
+    expect(r.stdout).toMatch(/^ {2}fast/m);
+    expect(r.stderr).toContain('no preset named "nope"');
+  });
+
+  it(':exec forces the shell and :help lists the table', async () => {
+    const r = await run(':exec echo forced\n:help\n');
+    expect(r.stdout).toContain('\nforced\n');
+    for (const name of [':help', ':quit, :q', ':clear', ':reset', ':model', ':models', ':exec', ':why', ':ask']) {
+      expect(r.stdout).toContain(name);
+    }
+  });
+
+  it(':quit stops reading further lines', async () => {
+    const r = await run(':q\necho never\n');
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toContain('never');
+  });
+
+  it('SIGINT cancels a running command, not aish', async () => {
+    const a = startAish({ cwd: h.cwd, env: h.env });
+    a.write('sleep 30; echo not-reached\n');
+    await a.waitFor('╭─ sleep 30');
+    a.child.kill('SIGINT');
+    await a.waitFor(/exit 130/);
+    a.write('echo still-here\n');
+    a.end();
+    const r = await a.exited;
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('still-here');
+    expect(r.stdout).not.toContain('\nnot-reached\n');
+  });
+});
+
+describe('start-up and config', () => {
+  it('--help and --version', async () => {
+    const help = await run('', ['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('aish -p "<text>"');
+    const version = await run('', ['--version']);
+    expect(version.stdout).toMatch(/^aish \d+\.\d+\.\d+\n$/);
+  });
+
+  it('an unknown flag exits 2', async () => {
+    const r = await run('', ['--frobnicate']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--frobnicate');
+  });
+
+  it('a bad config exits 2 naming every bad key', async () => {
+    h.writeConfig({ models: { fast: { endpoint: 'nope', model: 'x' } }, shell: { confrim_cmd: true } });
+    const r = await run('echo never\n');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('models.fast.endpoint: expected a URL');
+    expect(r.stderr).toContain('shell.confrim_cmd: unknown key');
+    expect(r.stdout).not.toContain('never');
+  });
+
+  it('a missing --config file exits 2', async () => {
+    const r = await run('', ['--config', 'missing.json']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/missing\.json.*\n.*file not found/);
+  });
+
+  it('--model with an unknown preset exits 2', async () => {
+    const r = await run('', ['--model', 'nope']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('no preset named "nope"');
+  });
+
+  it('aish.config.ts with defineConfig from "aish" is loaded', async () => {
+    h.writeConfig(
+      `import { defineConfig } from 'aish';\nconst n: number = 7;\nexport default defineConfig({ shell: { known_commands: { add: ['cowsay'] } }, context: { max_turns: n } });\n`,
+      'aish.config.ts',
+    );
+    const r = await run(':why cowsay moo\n');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('"cowsay" is in shell.known_commands');
+  });
+
+  it('the XDG config dir is searched', async () => {
+    mkdirSync(path.join(h.home, '.config', 'aish'), { recursive: true });
+    writeFileSync(path.join(h.home, '.config', 'aish', 'config.json'), JSON.stringify({ default_model: 'deep' }));
+    const r = await run(':models\n');
+    expect(r.stdout).toMatch(/^\* deep/m);
+  });
+
+  it('OPENAI_BASE_URL and OPENAI_MODEL shape the default preset', async () => {
+    const r = await run(':models\n', [], { OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1', OPENAI_MODEL: 'qwen3' });
+    expect(r.stdout).toMatch(/^\* fast\s+qwen3\s+http:\/\/127\.0\.0\.1:11434\/v1/m);
+  });
+
+  it('an unwritable state dir does not stop aish', async () => {
+    const state = path.join(h.home, 'ro-state');
+    mkdirSync(state);
+    writeFileSync(path.join(state, 'aish'), 'a file where a directory should be');
+    const r = await run('echo fine\n', [], { XDG_STATE_HOME: state });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('fine');
+  });
+});
+
+// Keep fs helpers referenced for type-only imports in some editors.
+void chmodSync;
+void readFileSync;
+void statSync;

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { runShell } from '../../src/shell/run-shell.js';
+
+const base = { cwd: '/tmp', env: { PATH: process.env.PATH, HOME: '/tmp' }, program: '/bin/bash', captureMaxChars: 16000, detached: true };
+
+describe('runShell', () => {
+  it('streams and captures stdout and stderr in order', async () => {
+    const live: string[] = [];
+    const r = await runShell('echo one; echo two >&2; echo three', { ...base, onOutput: (t) => live.push(t) });
+    expect(r).toMatchObject({ exitCode: 0, signal: null, output: 'one\ntwo\nthree' });
+    expect(live.join('')).toBe('one\ntwo\nthree\n');
+  });
+
+  it('reports the exit code', async () => {
+    expect((await runShell('exit 3', base)).exitCode).toBe(3);
+  });
+
+  it('reports 128+N for a command killed by a signal', async () => {
+    const r = await runShell('kill -TERM $$', base);
+    expect(r.exitCode).toBe(143);
+    expect(r.signal).toBe('SIGTERM');
+  });
+
+  it('runs in the given cwd and environment', async () => {
+    const r = await runShell('pwd; echo $FOO', { ...base, cwd: '/', env: { ...base.env, FOO: 'bar' } });
+    expect(r.output).toBe('/\nbar');
+  });
+
+  it('aborting interrupts the whole process group', async () => {
+    const controller = new AbortController();
+    const started = runShell('sleep 30 | cat; echo after', {
+      ...base,
+      signal: controller.signal,
+      onOutput: () => {},
+    });
+    setTimeout(() => controller.abort(), 100);
+    const r = await started;
+    expect(r.exitCode).toBe(130);
+    expect(r.signal).toBe('SIGINT');
+    expect(r.output).not.toContain('after');
+  });
+
+  it('escalates to SIGKILL when SIGINT and SIGTERM are ignored', async () => {
+    const controller = new AbortController();
+    const started = runShell("trap '' INT TERM; echo ready; sleep 30", {
+      ...base,
+      signal: controller.signal,
+      killDelays: [50, 50],
+      onOutput: (t) => t.includes('ready') && controller.abort(),
+    });
+    const r = await started;
+    expect(r.signal).toBe('SIGKILL');
+    expect(r.exitCode).toBe(137);
+  });
+
+  it('turns a missing shell into exit 127 with a reason, without rejecting', async () => {
+    const r = await runShell('true', { ...base, program: '/no/such/shell' });
+    expect(r.exitCode).toBe(127);
+    expect(r.error).toMatch(/not found|no longer exists/);
+  });
+
+  it('normalises CR LF and strips ANSI in the capture only', async () => {
+    const live: string[] = [];
+    const r = await runShell("printf '\\033[32mgreen\\033[0m\\r\\n'", { ...base, onOutput: (t) => live.push(t) });
+    expect(r.output).toBe('green');
+    expect(live.join('')).toContain('\x1b[32m');
+  });
+
+  it('flags binary output', async () => {
+    const r = await runShell("printf 'a\\000b'", base);
+    expect(r.binary).toBe(true);
+  });
+});
+
+describe('runShell start failures', () => {
+  it('names a working directory that was removed', async () => {
+    const r = await runShell('true', { ...base, cwd: '/definitely/not/here' });
+    expect(r.exitCode).toBe(127);
+    expect(r.error).toBe('working directory no longer exists: /definitely/not/here');
+  });
+});
