@@ -1,0 +1,87 @@
+// Every aish config key, with its default and what it does. Copy this file to one of:
+//   ./aish.config.ts (or any parent directory up to $HOME), ~/.config/aish/config.ts,
+//   .aishrc.json / .aishrc.yaml (same keys, no comments), or pass --config PATH.
+// Unknown keys and bad values stop start-up with a list of every problem (exit 2).
+import { defineConfig } from 'aish';
+
+export default defineConfig({
+  // Model presets: any OpenAI-compatible chat-completions endpoint. Defining `models` replaces
+  // the built-in presets (fast, deep, openai, openrouter). The endpoint may end in
+  // /chat/completions (used as is), /v1 (/chat/completions is added) or be a bare base URL
+  // (/v1/chat/completions is added).
+  models: {
+    fast: {
+      endpoint: 'http://127.0.0.1:8080/v1', // llama.cpp server; Ollama: http://127.0.0.1:11434/v1
+      model: 'qwen2.5-coder-7b-instruct', // the name the server knows
+      // key_env: 'LLAMA_API_KEY',        // env var holding a bearer token; never written anywhere
+      temperature: 0.2, // default 0.2
+      // max_tokens: 2048,                // omitted from the request unless set
+      timeout_ms: 60_000, // connect / first byte / gap between chunks; default 60000
+      headers: {}, // extra HTTP headers for this endpoint
+    },
+    deep: { endpoint: 'http://127.0.0.1:8080/v1', model: 'qwen3-32b' },
+    cloud: { endpoint: 'https://openrouter.ai/api/v1', model: 'anthropic/claude-sonnet-4', key_env: 'OPENROUTER_API_KEY' },
+  },
+  default_model: 'fast', // default: "fast" when it exists, else the first preset
+
+  shell: {
+    // program: '/bin/zsh',               // default: $SHELL, else /bin/sh; run as `<program> -c <line>`
+    // A list replaces the built-in command list; { add, remove } edits it. A line whose first
+    // word is in it goes to the shell (see `:why <line>`).
+    known_commands: { add: ['cowsay', 'terraform'], remove: [] },
+    confirm_cmd: true, // ask `execute '<cmd>'? [y/N]` before running a model's CMD: line
+    capture_max_chars: 16_000, // output kept for the model per command (head + tail)
+    // Programs that get the terminal and are not captured (editors, pagers, ssh...). Same
+    // list-or-{add,remove} form as known_commands.
+    interactive: { add: ['k9s'], remove: [] },
+    // prompt: '[{model}] {cwd_short} {last_status}> ', // also {cwd} {ctx_used} {ctx_max} {turn} {mode}
+  },
+
+  context: {
+    max_turns: 40, // turns kept before the oldest exchange is evicted
+    token_budget: 4096, // estimated tokens (chars / 4) kept in the conversation
+    use_tool_role: true, // false: tool results become a `[tool: name]` prefix of the next user turn
+    summarize_on_evict: false, // summarize evicted turns instead of dropping them silently
+    // summarizer_model: 'fast',         // preset used for summaries (default: the active one)
+    max_summary_chars: 2000, // a longer summary is summarized again
+  },
+
+  history: {
+    // dir: '~/.local/state/aish',      // default: $XDG_STATE_HOME/aish; sessions/ and input_history live here
+    input_history_size: 1000, // lines of input history kept
+  },
+
+  mcp: {
+    servers: {
+      // Streamable HTTP (falls back to legacy HTTP+SSE only on 400/404/405):
+      // files: { url: 'http://127.0.0.1:8080/mcp', auth_env: 'FILES_MCP_TOKEN' },
+      // stdio:
+      // everything: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'], env: {}, cwd: '/tmp' },
+    },
+    auto_approve: [], // exact tool names (`files__read_file`) or `alias__*` for a whole server
+    max_tool_depth: 8, // model round trips with tool calls per request
+    call_timeout_ms: 60_000, // per tool call
+    max_result_chars: 16_000, // a longer tool result is cut (head and tail kept)
+  },
+
+  routing: {
+    auto: false, // pick a preset per request from the text (code / reasoning / default)
+    classes: { code: 'fast', reasoning: 'deep' },
+    cloud_fallback: false, // retry a failed local request once on fallback_model
+    // fallback_model: 'cloud',
+  },
+
+  norris: {
+    max_steps: 20, // steps of the autonomous loop before it stops
+    second_opinion: false, // ask the `deep` preset whether a command is destructive
+  },
+
+  memory: {
+    enabled: true, // inject remembered facts as [background]
+    max_inject_chars: 2000,
+  },
+
+  ui: {
+    show_stats: false, // one line of tokens, tool calls and time after each model reply
+  },
+});
