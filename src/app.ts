@@ -247,6 +247,7 @@ export class App implements MetaContext {
             this.render.status(`input history not saved: ${errorMessage(err)}`);
           });
       },
+      onInterrupt: () => this.interrupt(),
     });
   }
 

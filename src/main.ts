@@ -10,6 +10,7 @@ import { HELP, parseCli } from './cli.js';
 import { loadConfig } from './config/load.js';
 import { ConfigError, FatalError, UsageError, errorMessage } from './errors.js';
 import type { Io } from './io.js';
+import { xdgState } from 'xdg-basedir';
 
 declare const AISH_VERSION: string;
 const VERSION = typeof AISH_VERSION === 'string' ? AISH_VERSION : '0.0.0-dev';
@@ -59,7 +60,6 @@ async function main(): Promise<number> {
     isTTY,
     columns: () => process.stdout.columns || 80,
   };
-  const stateHome = env.XDG_STATE_HOME && path.isAbsolute(env.XDG_STATE_HOME) ? env.XDG_STATE_HOME : path.join(home, '.local', 'state');
 
   let app: App;
   try {
@@ -69,7 +69,7 @@ async function main(): Promise<number> {
       configFile: loaded.file,
       env,
       cwd,
-      stateDir: path.join(stateHome, 'aish'),
+      stateDir: xdgState ? path.join(xdgState, 'aish') : undefined,
       version: VERSION,
       model: cli.model,
     });

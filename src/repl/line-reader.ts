@@ -7,6 +7,11 @@ import type { Io } from '../io.js';
 export interface LineReader {
   /** The next line; null at end of input (Ctrl-D, EOF). */
   read(prompt: string): Promise<string | null>;
+  /**
+   * Asks a question in the middle of processing a line (a confirmation). The answer is not kept
+   * in history. null when there is no one to ask (piped input), on Ctrl-C or at end of input.
+   */
+  ask(question: string): Promise<string | null>;
   /** Called while a line is processed: keys wait in the terminal and Ctrl-C becomes SIGINT. */
   suspend(): void;
   close(): void;
@@ -17,6 +22,8 @@ export interface TerminalReaderOptions {
   historySize: number;
   completer: (line: string) => [string[], string];
   onHistory: (newestFirst: string[]) => void;
+  /** Ctrl-C pressed while a question was asked. */
+  onInterrupt: () => void;
 }
 
 /** A line reader on a terminal. */
@@ -25,6 +32,7 @@ export class TerminalLineReader implements LineReader {
   readonly #io: Io;
   #waiting: ((line: string | null) => void) | null = null;
   #closed = false;
+  #asking = false;
 
   constructor(io: Io, opts: TerminalReaderOptions) {
     this.#io = io;
@@ -43,15 +51,23 @@ export class TerminalLineReader implements LineReader {
       this.#closed = true;
       this.#deliver(null);
     });
-    // Ctrl-C at an idle prompt clears the line, as in a shell.
+    // Ctrl-C at an idle prompt clears the line, as in a shell; during a question it cancels.
     this.#rl.on('SIGINT', () => {
+      if (this.#asking) {
+        io.output.write('^C\n');
+        this.#deliver(null);
+        opts.onInterrupt();
+        return;
+      }
       const rl = this.#rl as unknown as { line: string; cursor: number };
       rl.line = '';
       rl.cursor = 0;
       io.output.write('^C\n');
       this.#rl.prompt();
     });
-    this.#rl.on('history', (h: string[]) => opts.onHistory(h));
+    this.#rl.on('history', (h: string[]) => {
+      if (!this.#asking) opts.onHistory(h);
+    });
   }
 
   #deliver(line: string | null): void {
@@ -69,6 +85,20 @@ export class TerminalLineReader implements LineReader {
     return new Promise((resolve) => {
       this.#waiting = resolve;
     });
+  }
+
+  async ask(question: string): Promise<string | null> {
+    this.#asking = true;
+    try {
+      const answer = await this.read(question);
+      // readline keeps every line in history; a "y" is not worth recalling.
+      const history = (this.#rl as unknown as { history: string[] }).history;
+      if (answer !== null && answer.trim() !== '' && history[0] === answer) history.shift();
+      return answer;
+    } finally {
+      this.#asking = false;
+      this.suspend();
+    }
   }
 
   suspend(): void {
@@ -95,6 +125,10 @@ export class PipedLineReader implements LineReader {
   async read(): Promise<string | null> {
     const next = await this.#lines.next();
     return next.done ? null : next.value;
+  }
+
+  async ask(): Promise<string | null> {
+    return null;
   }
 
   suspend(): void {}

@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { extractCmdLines } from '../../src/tools/cmd-lines.js';
+
+describe('extractCmdLines', () => {
+  it.each([
+    ['CMD: ls -la', ['ls -la']],
+    ['Run this:\nCMD: make test\nand then\nCMD: git status\n', ['make test', 'git status']],
+    [' CMD: indented', []],
+    ['CMD:no-space', []],
+    ['CMD:  two spaces', ['two spaces']],
+    ['CMD: ', []],
+    ['CMD:    ', []],
+    ['cmd: lower', []],
+    ['text CMD: inline', []],
+    ['CMD: echo hi\r\n', ['echo hi']],
+    ['```\nCMD: inside a fence still counts\n```', ['inside a fence still counts']],
+  ])('%j', (text, expected) => {
+    expect(extractCmdLines(text)).toEqual(expected);
+  });
+});
