@@ -1,0 +1,181 @@
+// Reads a session file back (SPEC §8) as turns that can always be appended to a Context: torn and
+// garbage lines are skipped with a warning, turns out of order are dropped, and tool calls the
+// session never answered get an "interrupted" tool turn. Streams the file; with `keepTurns` the
+// memory held is bounded by that, not by the file's size.
+
+import fs from 'node:fs';
+import readline from 'node:readline';
+import { errorMessage } from '../errors.js';
+import {
+  nextOpenCalls,
+  orderProblem,
+  parseTurn,
+  withToolName,
+  type ToolCall,
+  type ToolTurn,
+  type Turn,
+} from '../context/turns.js';
+import { SESSION_FORMAT, type SessionMeta } from './format.js';
+import { SessionError } from './session-error.js';
+
+/** The content of a tool turn made up for a call the session never answered. */
+export const INTERRUPTED_TOOL_RESULT = '[aish] tool call interrupted (session ended before it finished)';
+
+export interface LoadOptions {
+  /**
+   * Keep about this many of the newest turns (whole exchanges: the oldest are dropped while more
+   * than this are held; the newest exchange is always kept whole). Default: all. Resume passes a
+   * few times `context.max_turns` (e.g. 4x), so memory follows the context budget, not the file.
+   */
+  keepTurns?: number;
+}
+
+export interface LoadedSession {
+  file: string;
+  meta: SessionMeta;
+  /** The turns in order, repairs included; valid to `Context.appendMany` as they are. */
+  turns: Turn[];
+  /** The last summary recorded, or null. */
+  summary: string | null;
+  /** One line per problem, naming the line (`line 17: not valid JSON, skipped`). */
+  warnings: string[];
+  /** The tool turns made up for unanswered calls (also in `turns`, in place). */
+  repaired: ToolTurn[];
+  /** Older turns left out because of `keepTurns`. */
+  omitted: number;
+}
+
+const MAX_WARNINGS = 20;
+
+/**
+ * Loads a session file. Throws SessionError when the file cannot be read, is empty, does not start
+ * with a session header, or was written by a newer aish (header `format` above ours).
+ */
+export async function loadSession(file: string, options: LoadOptions = {}): Promise<LoadedSession> {
+  const keep = options.keepTurns ?? Infinity;
+  const warnings: string[] = [];
+  let skipped = 0;
+  const warn = (message: string) => {
+    if (warnings.length < MAX_WARNINGS) warnings.push(message);
+    else skipped++;
+  };
+
+  let meta: SessionMeta | null = null;
+  let summary: string | null = null;
+  const repaired: ToolTurn[] = [];
+  // The newest exchanges, each starting with a user turn.
+  const exchanges: Turn[][] = [];
+  let held = 0;
+  let omitted = 0;
+  let open: ToolCall[] = [];
+  let lastUserLine = 0;
+
+  const lastTurn = (): Turn | undefined => exchanges[exchanges.length - 1]?.at(-1);
+  const push = (turn: Turn) => {
+    if (turn.role === 'user' || exchanges.length === 0) exchanges.push([]);
+    exchanges[exchanges.length - 1]!.push(turn);
+    held++;
+    open = nextOpenCalls(open, turn);
+    while (held > keep && exchanges.length > 1) {
+      const dropped = exchanges.shift()!;
+      held -= dropped.length;
+      omitted += dropped.length;
+    }
+  };
+  const repairOpenCalls = () => {
+    for (const call of open.slice()) {
+      const tool: ToolTurn = { role: 'tool', tool_call_id: call.id, content: INTERRUPTED_TOOL_RESULT, name: call.name };
+      repaired.push(tool);
+      push(tool);
+    }
+  };
+
+  const input = fs.createReadStream(file, { encoding: 'utf8' });
+  const lines = readline.createInterface({ input, crlfDelay: Infinity });
+  let lineNo = 0;
+  try {
+    for await (const line of lines) {
+      lineNo++;
+      if (line.trim() === '') continue;
+      if (meta === null) {
+        meta = parseHeader(file, line);
+        continue;
+      }
+      let record: unknown;
+      try {
+        record = JSON.parse(line);
+      } catch {
+        warn(`line ${lineNo}: not valid JSON, skipped`);
+        continue;
+      }
+      if (isRecord(record) && 'event' in record) {
+        if (record.event === 'summary') summary = typeof record.summary === 'string' && record.summary !== '' ? record.summary : null;
+        // `:reset` emptied the conversation: what came before is not part of it any more.
+        if (record.event === 'reset') {
+          omitted += held;
+          exchanges.length = 0;
+          held = 0;
+          open = [];
+          summary = null;
+        }
+        continue;
+      }
+      let turn: Turn;
+      try {
+        turn = parseTurn(record);
+      } catch (err) {
+        warn(`line ${lineNo}: not a turn (${errorMessage(err)}), skipped`);
+        continue;
+      }
+      // A crash mid tool loop leaves calls open; a later turn closes them as interrupted.
+      if (turn.role !== 'tool' && open.length > 0) repairOpenCalls();
+      // A user turn whose request failed is logged but was never answered; the retry follows it.
+      if (turn.role === 'user' && lastTurn()?.role === 'user') {
+        const unanswered = exchanges.pop()!;
+        held -= unanswered.length;
+        warn(`line ${lastUserLine}: user turn never answered, dropped`);
+      }
+      turn = withToolName(turn, open);
+      const problem = orderProblem(lastTurn(), open, turn);
+      if (problem) {
+        warn(`line ${lineNo}: ${problem}, skipped`);
+        continue;
+      }
+      if (turn.role === 'user') lastUserLine = lineNo;
+      push(turn);
+    }
+  } catch (err) {
+    if (err instanceof SessionError) throw err;
+    throw new SessionError(`cannot read session ${file}: ${errorMessage(err)}`, { cause: err });
+  } finally {
+    lines.close();
+    input.destroy();
+  }
+  if (meta === null) throw new SessionError(`session ${file} is empty`);
+  repairOpenCalls();
+  if (skipped > 0) warnings.push(`${skipped} more problem lines skipped`);
+  return { file, meta, turns: exchanges.flat(), summary, warnings, repaired, omitted };
+}
+
+function parseHeader(file: string, line: string): SessionMeta {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    value = null;
+  }
+  const meta = isRecord(value) ? value.meta : undefined;
+  if (!isRecord(meta)) throw new SessionError(`${file} is not an aish session (line 1 is not a session header)`);
+  const format = typeof meta.format === 'number' ? meta.format : 1;
+  if (format > SESSION_FORMAT) throw new SessionError(`session ${file} was written by a newer aish (format ${format})`);
+  return {
+    started: typeof meta.started === 'string' ? meta.started : '',
+    model: typeof meta.model === 'string' ? meta.model : '',
+    aish_version: typeof meta.aish_version === 'string' ? meta.aish_version : '',
+    format,
+  };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,175 @@
+// The active session's JSONL log (SPEC §8): a header line, then one line per completed turn and
+// `{"event": ...}` records. Each line is one synchronous append on an open descriptor, so a crash
+// loses at most the line being written. It writes exactly what it is given and nothing else.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { UsageError, errorMessage } from '../errors.js';
+import type { Turn } from '../context/turns.js';
+import { SESSION_EXT, SESSION_FORMAT, sessionStem, sessionsDir, turnLine, type SessionMeta } from './format.js';
+
+export interface SessionLogOptions {
+  /** The history dir (`history.dir`); sessions go to `<dir>/sessions`. Undefined turns logging off. */
+  dir: string | undefined;
+  startedAt: Date;
+  /** The preset in use at start. */
+  model: string;
+  version: string;
+  /** Told once when a later write fails and the log turns itself off. */
+  onProblem?: (message: string) => void;
+}
+
+/** One tool call as decided and run, for the audit trail. */
+export interface ToolAudit {
+  name: string;
+  /** The raw arguments text the model sent. */
+  arguments: string;
+  /** e.g. `allow`, `deny`. */
+  decision: string;
+  /** Who decided, e.g. `user`, `policy`, `session`. */
+  by: string;
+  duration_ms: number;
+  /** e.g. `ok`, `error`, `denied`, `cancelled`. */
+  outcome: string;
+}
+
+export interface SessionLogCreated {
+  /** Always usable; when logging is off its methods do nothing. */
+  log: SessionLog;
+  /** Why logging is off (one status line for the app), or null when it is on. */
+  problem: string | null;
+}
+
+const MAX_NAME_TRIES = 1000;
+
+export class SessionLog {
+  #fd: number | null;
+  #file: string | null;
+  readonly #onProblem: ((message: string) => void) | undefined;
+
+  private constructor(fd: number | null, file: string | null, onProblem?: (message: string) => void) {
+    this.#fd = fd;
+    this.#file = file;
+    this.#onProblem = onProblem;
+  }
+
+  /**
+   * Creates `<dir>/sessions/<YYYY-MM-DDTHH-MM-SSZ>.jsonl` (UTC; `-2`, `-3`, ... when taken) with
+   * the header line; dirs are created 0700, the file 0600. Never throws: when the dir is unset
+   * or cannot be written, the log is off and `problem` says why.
+   */
+  static create(options: SessionLogOptions): SessionLogCreated {
+    if (!options.dir) {
+      return { log: new SessionLog(null, null), problem: 'session history off: no history directory' };
+    }
+    const dir = sessionsDir(options.dir);
+    let fd: number | null = null;
+    let file = dir;
+    try {
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      const stem = sessionStem(options.startedAt);
+      for (let n = 1; fd === null; n++) {
+        file = path.join(dir, `${n === 1 ? stem : `${stem}-${n}`}${SESSION_EXT}`);
+        try {
+          fd = fs.openSync(file, 'ax', 0o600);
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || n >= MAX_NAME_TRIES) throw err;
+        }
+      }
+      const meta: SessionMeta = {
+        started: options.startedAt.toISOString(),
+        model: options.model,
+        aish_version: options.version,
+        format: SESSION_FORMAT,
+      };
+      writeLine(fd, JSON.stringify({ meta }));
+      return { log: new SessionLog(fd, file, options.onProblem), problem: null };
+    } catch (err) {
+      if (fd !== null) fs.closeSync(fd);
+      return { log: new SessionLog(null, null), problem: `session history off: cannot write ${file}: ${errorMessage(err)}` };
+    }
+  }
+
+  /** The file being written, or null when logging is off. */
+  get file(): string | null {
+    return this.#file;
+  }
+
+  get enabled(): boolean {
+    return this.#fd !== null;
+  }
+
+  /** Writes one completed turn as one line (see `turnLine` for the exact keys). */
+  appendTurn(turn: Turn): void {
+    this.#write(turnLine(turn));
+  }
+
+  /** Writes `{"event": <event>, ...data}`; loaders skip these records except `summary`. */
+  appendEvent(event: string, data: Record<string, unknown> = {}): void {
+    const { event: _ignored, ...rest } = data;
+    this.#write(JSON.stringify({ event, ...rest }));
+  }
+
+  /** Records the rolling summary; on load, the last one wins. */
+  appendSummary(summary: string | null): void {
+    this.appendEvent('summary', { summary });
+  }
+
+  /** Records one tool call: what was asked, who allowed it, how long it took and how it ended. */
+  appendToolAudit(audit: ToolAudit): void {
+    this.appendEvent('tool_audit', { ...audit });
+  }
+
+  /**
+   * Renames the file to `<dir>/sessions/<name>.jsonl` (`:save <name>`) and keeps appending to it.
+   * Returns the new path. Throws UsageError for an empty name, one with a slash, a backslash or a
+   * leading dot, an existing target, or when logging is off.
+   */
+  rename(name: string): string {
+    if (this.#file === null) throw new UsageError('session history is off; nothing to save');
+    const stem = name.trim().replace(/\.jsonl$/, '');
+    if (stem === '' || /[/\\\0]/.test(stem) || stem.startsWith('.')) {
+      throw new UsageError(`invalid session name '${name}': use a plain file name`);
+    }
+    const target = path.join(path.dirname(this.#file), `${stem}${SESSION_EXT}`);
+    if (target === this.#file) return target;
+    if (fs.existsSync(target)) throw new UsageError(`session '${stem}' already exists`);
+    try {
+      fs.renameSync(this.#file, target);
+    } catch (err) {
+      throw new UsageError(`cannot rename session to '${stem}': ${errorMessage(err)}`);
+    }
+    this.#file = target;
+    return target;
+  }
+
+  /** Closes the file; later appends do nothing. Safe to call twice. */
+  close(): void {
+    if (this.#fd === null) return;
+    const fd = this.#fd;
+    this.#fd = null;
+    try {
+      fs.closeSync(fd);
+    } catch {
+      // Already closed or gone; nothing is lost by not closing twice.
+    }
+  }
+
+  #write(line: string): void {
+    if (this.#fd === null) return;
+    try {
+      writeLine(this.#fd, line);
+    } catch (err) {
+      const file = this.#file;
+      this.close();
+      this.#onProblem?.(`session log stopped: cannot write ${file}: ${errorMessage(err)}`);
+    }
+  }
+}
+
+/** One line in as few writes as the kernel allows (one, for a regular file). */
+function writeLine(fd: number, line: string): void {
+  const buf = Buffer.from(`${line}\n`, 'utf8');
+  let offset = 0;
+  while (offset < buf.length) offset += fs.writeSync(fd, buf, offset, buf.length - offset);
+}
