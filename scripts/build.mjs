@@ -18,8 +18,9 @@ await build({
   legalComments: 'none',
   sourcemap: 'linked',
   chunkNames: 'chunks/[name]-[hash]',
-  // jiti loads the user's aish.config.ts; it must stay a real package so it can find its own files.
-  external: ['jiti', 'typescript'],
+  // jiti loads the user's aish.config.ts and must find its own files; undici is loaded lazily (first
+  // model request) and is CommonJS, whose named exports Node's own loader resolves.
+  external: ['jiti', 'typescript', 'undici'],
   define: { AISH_VERSION: JSON.stringify(pkg.version) },
   banner: {
     js: "import { createRequire as __aishCreateRequire } from 'node:module'; const require = __aishCreateRequire(import.meta.url);",

@@ -6,14 +6,16 @@ import path from 'node:path';
 import type { Config } from './config/schema.js';
 import { AishError, UsageError, errorMessage } from './errors.js';
 import type { Io } from './io.js';
-import { PendingOutput } from './context/pending-output.js';
 import { coreCommands } from './meta/core.js';
+import { sessionCommands } from './meta/session.js';
+import { Conversation } from './repl/conversation.js';
 import { completeMeta, dispatchMeta } from './meta/dispatch.js';
 import type { MetaCommand, MetaContext } from './meta/types.js';
 import { Renderer } from './render/renderer.js';
 import { colorLevel, createStyle } from './render/style.js';
 import { loadInputHistory, saveInputHistory } from './repl/input-history.js';
 import { PipedLineReader, TerminalLineReader, type LineReader } from './repl/line-reader.js';
+import { preloadBroker } from './broker/stream.js';
 import { classify } from './router.js';
 import { matchBuiltin, runBuiltin, type ShellState } from './shell/builtins.js';
 import { isInteractiveCommand } from './shell/interactive.js';
@@ -31,13 +33,16 @@ export interface AppOptions {
   version: string;
   /** `--model NAME`. */
   model?: string | undefined;
+  /** `--resume [NAME|last]`. */
+  resume?: string | undefined;
+  startedAt?: Date;
 }
 
 export class App implements MetaContext {
   readonly config: Config;
   readonly render: Renderer;
-  readonly pending = new PendingOutput();
-  readonly commands: readonly MetaCommand[] = coreCommands;
+  readonly conversation: Conversation;
+  readonly commands: readonly MetaCommand[] = [...coreCommands, ...sessionCommands];
   activeModel: string;
 
   readonly #io: Io;
@@ -63,6 +68,19 @@ export class App implements MetaContext {
       throw new UsageError(`--model: no preset named "${model}" (presets: ${Object.keys(opts.config.models).join(', ')})`);
     }
     this.activeModel = model;
+    this.conversation = new Conversation({
+      config: opts.config,
+      env: opts.env,
+      io: opts.io,
+      render: this.render,
+      historyDir: this.#historyDir(),
+      version: opts.version,
+      startedAt: opts.startedAt ?? new Date(),
+      ask: opts.io.isTTY ? (question) => this.#reader?.ask(question) ?? Promise.resolve(null) : null,
+      runShellLine: (command, signal) => this.runShellLine(command, signal),
+      runCommands: true,
+      logSessions: true,
+    });
   }
 
   /** The directory shell lines run in. */
@@ -79,6 +97,9 @@ export class App implements MetaContext {
   async run(): Promise<number> {
     this.#reader = await this.#createReader();
     if (this.#io.isTTY) this.#banner();
+    if (this.#opts.resume !== undefined) await this.handleLine(`:resume ${this.#opts.resume}`);
+    // Load the HTTP client while the person is still reading the prompt, not on the first question.
+    if (this.#io.isTTY) setTimeout(() => void preloadBroker(), 150).unref();
     try {
       while (!this.#quitting) {
         const line = await this.#readLogicalLine(this.#reader);
@@ -88,6 +109,7 @@ export class App implements MetaContext {
       }
     } finally {
       this.#reader.close();
+      this.conversation.close();
       if (this.#io.isTTY) this.render.endLine();
       await this.#historySave;
     }
@@ -166,15 +188,16 @@ export class App implements MetaContext {
     this.#lastStatus = result.exitCode;
     if (hidden) this.render.status('binary output not shown and not captured');
     else if (result.truncated) this.render.status(`output capped at ${this.config.shell.capture_max_chars} chars for the model (head and tail kept)`);
-    this.pending.append(result.output);
+    this.conversation.pending.append(result.output);
   }
 
-  async askModel(_text: string, _signal: AbortSignal): Promise<void> {
-    throw new AishError('broker', 'broker: the model side is not wired yet');
+  async askModel(text: string, signal: AbortSignal): Promise<void> {
+    this.#turn++;
+    await this.conversation.ask(text, this.activeModel, signal);
   }
 
   resetConversation(): void {
-    this.pending.clear();
+    this.conversation.reset();
     this.#turn = 0;
   }
 
@@ -197,7 +220,7 @@ export class App implements MetaContext {
       model: this.activeModel,
       cwd,
       cwd_short: home && (cwd === home || cwd.startsWith(home + path.sep)) ? `~${cwd.slice(home.length)}` : cwd,
-      ctx_used: '0',
+      ctx_used: String(this.conversation.context.estimateTokens()),
       ctx_max: String(this.config.context.token_budget),
       turn: String(this.#turn),
       last_status: String(this.#lastStatus),
@@ -251,8 +274,16 @@ export class App implements MetaContext {
     });
   }
 
+  #historyDir(): string | undefined {
+    const dir = this.config.history.dir;
+    if (!dir) return this.#opts.stateDir;
+    const home = this.#opts.env.HOME;
+    if (home && (dir === '~' || dir.startsWith('~/'))) return path.join(home, dir.slice(1));
+    return path.resolve(this.#opts.cwd, dir);
+  }
+
   #historyFile(): string | undefined {
-    const dir = this.config.history.dir ?? this.#opts.stateDir;
+    const dir = this.#historyDir();
     return dir ? path.join(dir, 'input_history') : undefined;
   }
 

@@ -8,6 +8,9 @@ import { fileURLToPath } from 'node:url';
 import { App, describeError } from './app.js';
 import { HELP, parseCli } from './cli.js';
 import { loadConfig } from './config/load.js';
+import type { Config } from './config/schema.js';
+import { runOneShot } from './one-shot.js';
+import type { CliOptions } from './cli.js';
 import { ConfigError, FatalError, UsageError, errorMessage } from './errors.js';
 import type { Io } from './io.js';
 import { xdgState } from 'xdg-basedir';
@@ -52,6 +55,8 @@ async function main(): Promise<number> {
     throw err;
   }
 
+  if (cli.prompt !== undefined) return oneShot(cli, loaded.config, env);
+
   const isTTY = Boolean(process.stdin.isTTY && process.stdout.isTTY);
   const io: Io = {
     input: process.stdin,
@@ -72,6 +77,7 @@ async function main(): Promise<number> {
       stateDir: xdgState ? path.join(xdgState, 'aish') : undefined,
       version: VERSION,
       model: cli.model,
+      resume: cli.resume,
     });
   } catch (err) {
     if (err instanceof UsageError) {
@@ -95,12 +101,41 @@ async function main(): Promise<number> {
   return app.run();
 }
 
+async function oneShot(cli: CliOptions, config: Config, env: Record<string, string | undefined>): Promise<number> {
+  const stdinText = process.stdin.isTTY ? undefined : await readAll(process.stdin);
+  const controller = new AbortController();
+  process.on('SIGINT', () => controller.abort());
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+  });
+  const io: Io = {
+    input: process.stdin,
+    output: process.stdout,
+    errors: process.stderr,
+    isTTY: Boolean(process.stdout.isTTY && process.stderr.isTTY),
+    columns: () => process.stdout.columns || 80,
+  };
+  try {
+    return await runOneShot({ io, config, env, version: VERSION, prompt: cli.prompt!, stdinText, model: cli.model, signal: controller.signal });
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`aish: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 main().then(
-  (code) => {
-    process.exitCode = code;
-    // Anything still pending (a stalled socket, a child's pipe) must not keep aish alive.
-    setTimeout(() => process.exit(code), 200).unref();
-  },
+  // Exit once stdout and stderr are drained (a slow pipe reader may still be behind); a
+  // keep-alive socket or a stray timer must not hold aish open.
+  (code) => process.stdout.write('', () => process.stderr.write('', () => process.exit(code))),
   (err) => {
     const code = err instanceof FatalError ? err.exitCode : 1;
     process.stderr.write(`aish: ${describeError(err, process.env)}\n`);

@@ -3,13 +3,14 @@
 
 import type { Config } from '../config/schema.js';
 import type { Renderer } from '../render/renderer.js';
-import type { PendingOutput } from '../context/pending-output.js';
+import type { Conversation } from '../repl/conversation.js';
 
 /** What meta commands can see and do; the app implements it. */
 export interface MetaContext {
   readonly config: Config;
   readonly render: Renderer;
-  readonly pending: PendingOutput;
+  /** The conversation: context, pending exec output, session log. */
+  readonly conversation: Conversation;
   readonly commands: readonly MetaCommand[];
   /** The preset user lines go to. */
   activeModel: string;

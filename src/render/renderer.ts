@@ -86,6 +86,27 @@ export class Renderer {
     this.write(`${end.exitCode === 0 ? this.style.dim(rule) : this.style.red(rule)}\n`);
   }
 
+  /** The opening line of a tool frame: indented and dim, parallel to the exec frame. */
+  toolBegin(name: string, args: string): void {
+    this.endLine();
+    const line = this.#rule('  ╭─ ', `tool ${neutralize(name)} ${oneLine(args)}`);
+    this.write(`${this.style.dim(line)}\n`);
+  }
+
+  /** Body lines of a tool frame (the result as the person sees it), dim. */
+  toolBody(text: string): void {
+    if (text === '') return;
+    const lines = neutralize(text).replace(/\n+$/, '').split('\n');
+    this.write(`${lines.map((l) => this.style.dim(`  │ ${l}`)).join('\n')}\n`);
+  }
+
+  /** The closing line of a tool frame; red when the call failed. */
+  toolEnd(label: string, ok: boolean): void {
+    this.endLine();
+    const line = this.#rule('  ╰─ ', label);
+    this.write(`${ok ? this.style.dim(line) : this.style.red(line)}\n`);
+  }
+
   #rule(corner: string, label: string): string {
     const width = Math.max(20, Math.min(this.io.columns(), 200));
     const maxLabel = width - corner.length - 4;

@@ -1,0 +1,124 @@
+// Turns parsed chat-completions chunks (or one non-streamed completion) into broker events and a
+// ChatResult. Lenient about shape: anything unexpected is ignored rather than thrown; an `error`
+// object is the one thing that ends the reply (`api: ...`). Pure apart from calling `emit`.
+
+import { ToolCallAccumulator } from './accumulator.js';
+import { apiError } from './errors.js';
+import { isRecord } from './shape.js';
+import type { BrokerEvent, ChatResult, TokenUsage } from './types.js';
+
+/** Builds one reply from its chunks; `emit` receives events synchronously, in arrival order. */
+export class ReplyBuilder {
+  #text = '';
+  #finishReason: string | null = null;
+  #usage: TokenUsage | undefined;
+  #receivedDelta = false;
+  readonly #tools = new ToolCallAccumulator();
+
+  constructor(private readonly emit: (event: BrokerEvent) => void) {}
+
+  /** Whether text or tool-call data has arrived. */
+  get receivedDelta(): boolean {
+    return this.#receivedDelta;
+  }
+
+  /** One streamed chunk (`chat.completion.chunk`). Throws `api: ...` for an error object. */
+  applyChunk(chunk: Record<string, unknown>): void {
+    if (chunk.error !== undefined && chunk.error !== null) throw apiError(chunk.error);
+    this.#readUsage(chunk);
+    const choice = firstChoice(chunk);
+    if (!choice) return;
+    if (isRecord(choice.delta)) this.#applyMessage(choice.delta);
+    this.#readFinish(choice);
+  }
+
+  /** A whole non-streamed completion (a proxy that ignored `stream: true`). */
+  applyCompletion(completion: Record<string, unknown>): void {
+    if (completion.error !== undefined && completion.error !== null) throw apiError(completion.error);
+    this.#readUsage(completion);
+    const choice = firstChoice(completion);
+    if (!choice) return;
+    if (isRecord(choice.message)) this.#applyMessage(choice.message);
+    this.#readFinish(choice);
+  }
+
+  /** The reply so far, as a result. */
+  result(): ChatResult {
+    const { calls, unnamed } = this.#tools.calls();
+    if (unnamed > 0) this.emit({ type: 'warning', message: `ignored ${unnamed} tool call${unnamed === 1 ? '' : 's'} without a name` });
+    const result: ChatResult = { text: this.#text, toolCalls: calls, finishReason: this.#finishReason, receivedDelta: this.#receivedDelta };
+    if (this.#usage) result.usage = this.#usage;
+    return result;
+  }
+
+  #applyMessage(message: Record<string, unknown>): void {
+    const reasoning = firstString(message.reasoning_content, message.reasoning);
+    if (reasoning) this.emit({ type: 'reasoning', text: reasoning });
+    const { text, thinking } = readContent(message.content);
+    if (thinking) this.emit({ type: 'reasoning', text: thinking });
+    this.#appendText(text);
+    if (typeof message.refusal === 'string') this.#appendText(message.refusal);
+    this.#applyToolCalls(message);
+  }
+
+  #appendText(text: string): void {
+    if (text === '') return;
+    this.#text += text;
+    this.#receivedDelta = true;
+    this.emit({ type: 'text', text });
+  }
+
+  #applyToolCalls(message: Record<string, unknown>): void {
+    let toolCalls = message.tool_calls;
+    // The pre-tools `function_call` shape, still sent by a few servers.
+    if (toolCalls === undefined && isRecord(message.function_call)) toolCalls = [{ index: 0, function: message.function_call }];
+    if (!Array.isArray(toolCalls) || toolCalls.length === 0) return;
+    this.#receivedDelta = true;
+    for (const started of this.#tools.add(toolCalls)) this.emit({ type: 'tool_call', ...started });
+  }
+
+  #readFinish(choice: Record<string, unknown>): void {
+    if (typeof choice.finish_reason === 'string' && choice.finish_reason !== '') this.#finishReason = choice.finish_reason;
+  }
+
+  #readUsage(chunk: Record<string, unknown>): void {
+    // Groq reports usage under `x_groq` on its last chunk.
+    const raw = isRecord(chunk.usage) ? chunk.usage : isRecord(chunk.x_groq) && isRecord(chunk.x_groq.usage) ? chunk.x_groq.usage : undefined;
+    if (!raw) return;
+    const usage: TokenUsage = {};
+    for (const key of ['prompt_tokens', 'completion_tokens', 'total_tokens'] as const) {
+      if (typeof raw[key] === 'number') usage[key] = raw[key];
+    }
+    if (Object.keys(usage).length === 0) return;
+    this.#usage = usage;
+    this.emit({ type: 'usage', usage });
+  }
+}
+
+function firstChoice(chunk: Record<string, unknown>): Record<string, unknown> | undefined {
+  if (!Array.isArray(chunk.choices)) return undefined;
+  const choice: unknown = chunk.choices[0];
+  return isRecord(choice) ? choice : undefined;
+}
+
+function firstString(...xs: unknown[]): string {
+  for (const x of xs) if (typeof x === 'string' && x !== '') return x;
+  return '';
+}
+
+/**
+ * `content` is a string on nearly every server; Mistral's reasoning models send a list of parts
+ * (`{type:'text', text}`, `{type:'thinking', thinking:[...]}`). Anything else counts as empty.
+ */
+function readContent(content: unknown): { text: string; thinking: string } {
+  if (typeof content === 'string') return { text: content, thinking: '' };
+  if (!Array.isArray(content)) return { text: '', thinking: '' };
+  let text = '';
+  let thinking = '';
+  for (const part of content) {
+    if (!isRecord(part)) continue;
+    if (part.type === 'text' && typeof part.text === 'string') text += part.text;
+    else if (part.type === 'thinking') thinking += readContent(part.thinking).text;
+  }
+  return { text, thinking };
+}

@@ -1,0 +1,218 @@
+// The broker: one streamed chat-completions request over undici, its events delivered as they
+// arrive and its result returned at the end (SPEC §5). Failures are BrokerErrors with the
+// contract strings; a cancelled request rejects with the signal's reason, never a BrokerError.
+
+import type { ModelConfig } from '../config/schema.js';
+import { BrokerError, httpError, timeoutError, transportError } from './errors.js';
+import { ReplyBuilder } from './reply.js';
+import { buildChatRequest, DEFAULT_TIMEOUT_MS } from './request.js';
+import type { BrokerEvent, ChatMessage, ChatResult, ToolDefinition } from './types.js';
+
+/** How much of an error body is read for the `HTTP <status>: <snippet>` line. */
+const ERROR_BODY_BYTES = 4096;
+/** How long the end of the body may take after `[DONE]` before the connection is dropped instead. */
+const DRAIN_GRACE_MS = 1000;
+
+export interface ChatOptions {
+  /** Where `key_env` is looked up. */
+  env: Record<string, string | undefined>;
+  /** Offered to the model; omitted from the request when empty. */
+  tools?: ToolDefinition[];
+  /** Cancels the request; the promise then rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Extra body fields (`stream_options`, `tool_choice`, ...), merged over the defaults. */
+  extraBody?: Record<string, unknown>;
+}
+
+type Undici = typeof import('undici');
+type ResponseData = Awaited<ReturnType<Undici['request']>>;
+
+/**
+ * Streams one reply from `model`. `onEvent` gets text, reasoning, tool-call starts, usage and
+ * warnings synchronously as they arrive; the promise resolves with the whole result. Rejects with
+ * a BrokerError (`transport:`, `decode:`, `api:`, `broker:`; config problems before any I/O),
+ * with the signal's reason when cancelled, or with whatever `onEvent` threw. `timeout_ms` bounds
+ * the wait for the connection and first byte and every gap between chunks, not the whole reply.
+ */
+export async function chatStream(
+  model: ModelConfig,
+  messages: ChatMessage[],
+  onEvent: (e: BrokerEvent) => void,
+  opts: ChatOptions,
+): Promise<ChatResult> {
+  opts.signal?.throwIfAborted();
+  const req = buildChatRequest(model, messages, opts);
+  const [{ request }, { ReplyReader }] = await Promise.all([import('undici'), import('./sse.js')]);
+  opts.signal?.throwIfAborted();
+  const emit = guardCallback(onEvent);
+  const reply = new ReplyBuilder(emit);
+  const guard = new RequestGuard(model.timeout_ms ?? DEFAULT_TIMEOUT_MS, opts.signal);
+  let res: ResponseData | undefined;
+  try {
+    res = await request(req.url, {
+      method: 'POST',
+      headers: req.headers,
+      body: req.body,
+      signal: guard.signal,
+      // The guard's idle timer is the one timeout; undici's own would cap it at 300 s.
+      headersTimeout: 0,
+      bodyTimeout: 0,
+    });
+    guard.responded();
+    if (res.statusCode < 200 || res.statusCode > 299) throw await readHttpError(res, guard);
+    const reader = new ReplyReader(mediaType(res.headers['content-type']), reply, emit);
+    for await (const chunk of res.body as AsyncIterable<Buffer>) {
+      guard.touch();
+      // After [DONE] the rest of the body is read (and ignored) so the connection can be reused.
+      if (reader.push(chunk)) guard.drain();
+    }
+    reader.end();
+  } catch (err) {
+    // A complete reply whose body did not end in time is still a complete reply.
+    if (!guard.drainExpired) throw guard.translate(err, reply.receivedDelta);
+  } finally {
+    guard.dispose();
+    if (res && !res.body.destroyed) res.body.destroy();
+  }
+  return settle(reply);
+}
+
+/** The result; its last warning goes through `onEvent` too, whose errors come back unchanged. */
+function settle(reply: ReplyBuilder): ChatResult {
+  try {
+    return reply.result();
+  } catch (err) {
+    throw err instanceof CallbackFailure ? err.error : err;
+  }
+}
+
+/**
+ * `chatStream` without live events: resolves with the whole reply (summaries, one-shot asks).
+ * Warnings are dropped; failures are the same.
+ */
+export function chat(model: ModelConfig, messages: ChatMessage[], opts: ChatOptions): Promise<ChatResult> {
+  return chatStream(model, messages, () => {}, opts);
+}
+
+/**
+ * Loads the HTTP client and the SSE parser ahead of the first request (they cost tens of
+ * milliseconds); call it once the prompt is up. Never rejects.
+ */
+export async function preloadBroker(): Promise<void> {
+  await Promise.all([import('undici'), import('./sse.js')]).catch(() => undefined);
+}
+
+/** An error thrown by the caller's `onEvent`, carried through untouched. */
+class CallbackFailure {
+  constructor(readonly error: unknown) {}
+}
+
+function guardCallback(onEvent: (e: BrokerEvent) => void): (e: BrokerEvent) => void {
+  return (e) => {
+    try {
+      onEvent(e);
+    } catch (error) {
+      throw new CallbackFailure(error);
+    }
+  };
+}
+
+/**
+ * One request's cancellation and idle timeout. The caller's signal and the timer both abort one
+ * internal controller; `translate` turns whatever was thrown into what `chatStream` rejects with.
+ */
+class RequestGuard {
+  readonly #controller = new AbortController();
+  readonly #userSignal: AbortSignal | undefined;
+  #timer: NodeJS.Timeout;
+  #timedOut = false;
+  #responseStarted = false;
+  #draining = false;
+  #drainExpired = false;
+
+  constructor(
+    private readonly timeoutMs: number,
+    userSignal: AbortSignal | undefined,
+  ) {
+    this.#userSignal = userSignal;
+    this.#timer = setTimeout(this.#onTimeout, timeoutMs);
+    userSignal?.addEventListener('abort', this.#onAbort, { once: true });
+  }
+
+  /** True when the body did not end within the grace period after a complete reply. */
+  get drainExpired(): boolean {
+    return this.#drainExpired && !this.#userSignal?.aborted;
+  }
+
+  /** The reply is complete: the rest of the body gets a short grace period, not the full timeout. */
+  drain(): void {
+    if (this.#draining) return;
+    this.#draining = true;
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(this.#onTimeout, Math.min(this.timeoutMs, DRAIN_GRACE_MS));
+  }
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  /** Headers arrived: the idle clock restarts for the body. */
+  responded(): void {
+    this.#responseStarted = true;
+    this.touch();
+  }
+
+  /** Data arrived: the idle clock restarts. */
+  touch(): void {
+    this.#timer.refresh();
+  }
+
+  translate(err: unknown, receivedDelta: boolean): unknown {
+    if (err instanceof CallbackFailure) return err.error;
+    if (this.#userSignal?.aborted) return this.#userSignal.reason ?? err;
+    const broker =
+      err instanceof BrokerError ? err : this.#timedOut ? timeoutError() : transportError(err, this.#responseStarted);
+    broker.receivedDelta = receivedDelta;
+    return broker;
+  }
+
+  dispose(): void {
+    clearTimeout(this.#timer);
+    this.#userSignal?.removeEventListener('abort', this.#onAbort);
+  }
+
+  readonly #onTimeout = (): void => {
+    if (this.#draining) this.#drainExpired = true;
+    else this.#timedOut = true;
+    this.#controller.abort(timeoutError());
+  };
+
+  readonly #onAbort = (): void => {
+    this.#controller.abort(this.#userSignal?.reason);
+  };
+}
+
+/** Reads at most ERROR_BODY_BYTES of a non-2xx body into `transport: HTTP <status>: <snippet>`. */
+async function readHttpError(res: ResponseData, guard: RequestGuard): Promise<BrokerError> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of res.body as AsyncIterable<Buffer>) {
+      guard.touch();
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= ERROR_BODY_BYTES) break;
+    }
+  } catch (err) {
+    // A body cut short still leaves a status worth reporting; a cancel is a cancel.
+    if (guard.signal.aborted && !(guard.signal.reason instanceof BrokerError)) throw err;
+  }
+  const body = Buffer.concat(chunks).subarray(0, ERROR_BODY_BYTES).toString('utf8');
+  const { STATUS_CODES } = await import('node:http');
+  return httpError(res.statusCode, body, STATUS_CODES[res.statusCode] ?? '');
+}
+
+function mediaType(header: string | string[] | undefined): string {
+  const value = Array.isArray(header) ? header[0] : header;
+  return (value ?? '').split(';')[0]!.trim().toLowerCase();
+}

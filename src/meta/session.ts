@@ -1,0 +1,81 @@
+// Meta commands about the conversation and its session log: :history, :sessions, :save, :resume.
+
+import path from 'node:path';
+import { UsageError } from '../errors.js';
+import type { MetaCommand } from './types.js';
+
+function preview(text: string, max = 70): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+export const sessionCommands: MetaCommand[] = [
+  {
+    name: 'history',
+    usage: '',
+    summary: 'show the conversation turns, the budget used and the summary',
+    run(_args, ctx) {
+      const context = ctx.conversation.context;
+      const lines = context.turns.map((turn, i) => {
+        const n = String(i + 1).padStart(3);
+        if (turn.role === 'tool') return `${n} tool      ${turn.name ?? turn.tool_call_id}: ${preview(turn.content)}`;
+        if (turn.role === 'assistant' && turn.tool_calls?.length) {
+          const calls = turn.tool_calls.map((c) => c.name).join(', ');
+          return `${n} assistant ${turn.content ? `${preview(turn.content, 40)} ` : ''}→ calls ${calls}`;
+        }
+        return `${n} ${turn.role.padEnd(9)} ${preview(turn.content)}`;
+      });
+      if (lines.length === 0) lines.push('  (no turns yet)');
+      lines.push(
+        '',
+        `budget: ${context.length}/${context.maxTurns} turns, ~${context.estimateTokens()}/${context.tokenBudget} tokens`,
+        `pending exec output: ${ctx.conversation.pending.isEmpty ? 'none' : `${ctx.conversation.pending.text.length} chars`}`,
+        `summary: ${context.summary ?? '(none)'}`,
+      );
+      ctx.render.info(lines.join('\n'));
+    },
+  },
+  {
+    name: 'sessions',
+    usage: '',
+    summary: 'list saved sessions, newest first (* marks this one)',
+    async run(_args, ctx) {
+      const sessions = await ctx.conversation.sessions();
+      if (sessions.length === 0) {
+        ctx.render.info('no sessions yet');
+        return;
+      }
+      const width = Math.max(...sessions.map((s) => s.name.length));
+      ctx.render.info(
+        sessions
+          .map((s) => {
+            const date = s.started.toISOString().replace('T', ' ').slice(0, 16);
+            return `${s.active ? '*' : ' '} ${s.name.padEnd(width)}  ${date}  ${String(s.turns).padStart(4)} turns  ${preview(s.firstPrompt, 50)}`;
+          })
+          .join('\n'),
+      );
+    },
+  },
+  {
+    name: 'save',
+    usage: '<name>',
+    summary: 'name the active session log (it keeps being written)',
+    run(args, ctx) {
+      const name = args.trim();
+      if (!name) throw new UsageError('usage: :save <name>');
+      const file = ctx.conversation.save(name);
+      ctx.render.status(`session saved as ${path.basename(file, '.jsonl')}`);
+    },
+  },
+  {
+    name: 'resume',
+    usage: '<name|last>',
+    summary: 'load a saved session into the (empty) conversation',
+    async run(args, ctx) {
+      const r = await ctx.conversation.resume(args.trim() || 'last');
+      for (const warning of r.warnings) ctx.render.status(`resume: ${warning}`);
+      if (r.repaired) ctx.render.status(`resume: ${r.repaired} unanswered tool call(s) closed as interrupted`);
+      ctx.render.status(`resumed ${path.basename(r.file, '.jsonl')} (${r.turns} turns)`);
+    },
+  },
+];

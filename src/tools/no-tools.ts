@@ -1,0 +1,11 @@
+// A tool host with no tools: what the loop uses before any MCP server is connected. A call to an
+// unknown tool still gets its tool turn, so the conversation stays well formed.
+
+import type { ToolHost } from './types.js';
+
+export const noTools: ToolHost = {
+  definitions: () => [],
+  validate: () => [],
+  annotations: () => undefined,
+  call: async (name) => ({ status: 'error', content: `[aish] tool dispatch failed: no tool named ${name}` }),
+};

@@ -1,0 +1,246 @@
+// AI turns end to end: the real program against the loopback model server, asserting what the
+// person sees and exactly what was sent.
+
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeHome, type AishHome } from '../support/aish-env.js';
+import { ModelServer, textReply } from '../support/model-server.js';
+import { runAish, startAish } from '../support/run-aish.js';
+import { KEY, PtySession } from '../support/pty.js';
+
+let h: AishHome;
+let server: ModelServer;
+
+beforeEach(async () => {
+  h = makeHome();
+  server = await ModelServer.start();
+  h.writeConfig({ models: { fast: { endpoint: server.url, model: 'test-model', key_env: 'TEST_MODEL_KEY' } } });
+});
+afterEach(async () => {
+  await server.close();
+  h.cleanup();
+});
+
+const run = (stdin: string, args: string[] = [], env: Record<string, string> = {}) =>
+  runAish({ stdin, args, cwd: h.cwd, env: { ...h.env, ...env } });
+
+function sessionFiles(): string[] {
+  const dir = path.join(h.stateDir, 'sessions');
+  try {
+    return readdirSync(dir).map((f) => path.join(dir, f));
+  } catch {
+    return [];
+  }
+}
+
+describe('AI turns', () => {
+  it('streams the reply and sends the system prompt, the user turn and no tools', async () => {
+    server.enqueue(textReply(['Hello', ', world']));
+    const r = await run('hello model\n', [], { TEST_MODEL_KEY: 'sk-secret-123' });
+    expect(r.stdout).toContain('Hello, world');
+    const req = server.requests[0]!;
+    expect(req.path).toBe('/v1/chat/completions');
+    expect(req.headers.authorization).toBe('Bearer sk-secret-123');
+    expect(req.body).toMatchObject({ model: 'test-model', stream: true, temperature: 0.2 });
+    expect(req.body).not.toHaveProperty('tools');
+    expect(req.body.messages[0].role).toBe('system');
+    expect(req.body.messages[0].content).toContain('CMD: ');
+    expect(req.body.messages.slice(1)).toEqual([{ role: 'user', content: 'hello model' }]);
+  });
+
+  it('a CMD: reply is confirmed (no on a pipe) and never run without a yes', async () => {
+    server.enqueue(textReply(['Run this:\nCMD: echo from-model\n']));
+    const r = await run('say something\n');
+    expect(r.stderr).toContain("execute 'echo from-model'? [y/N] n");
+    expect(r.stdout).not.toContain('╭─ echo from-model');
+  });
+
+  it('with confirm_cmd off the CMD: runs and its output reaches the next request', async () => {
+    h.writeConfig({ models: { fast: { endpoint: server.url, model: 'm' } }, shell: { confirm_cmd: false } });
+    server.enqueue(textReply(['CMD: echo hi\n']), textReply(['ok']));
+    const r = await run('run echo\nwhat did it print?\n');
+    expect(r.stdout).toMatch(/╭─ echo hi ─+\nhi\n╰─ exit 0/);
+    const second = server.requests[1]!.body.messages;
+    expect(second.at(-1)).toEqual({ role: 'user', content: '[exec output]\nhi\n\nwhat did it print?' });
+    expect(second.slice(1, 3)).toEqual([
+      { role: 'user', content: 'run echo' },
+      { role: 'assistant', content: 'CMD: echo hi\n' },
+    ]);
+  });
+
+  it('pending exec output joins the next user turn exactly as SPEC §4 words it', async () => {
+    server.enqueue(textReply(['seen']));
+    await run('echo one\nprintf ""\necho two\nexplain\n');
+    expect(server.requests[0]!.body.messages.at(-1)).toEqual({
+      role: 'user',
+      content: '[exec output]\none\n[exec output]\ntwo\n\nexplain',
+    });
+  });
+
+  it('CMD: inside exec output is never extracted', async () => {
+    h.writeConfig({ models: { fast: { endpoint: server.url, model: 'm' } }, shell: { confirm_cmd: false } });
+    server.enqueue(textReply(['nothing to run']));
+    const r = await run('echo "CMD: touch pwned"\nlook\n');
+    expect(r.stdout).not.toContain('╭─ touch pwned');
+  });
+
+  it('a failed request removes the user turn and restores the pending output', async () => {
+    server.enqueue({ type: 'raw', status: 503, body: 'upstream overloaded' }, textReply(['fine now']));
+    const r = await run('echo data\nfirst try\nsecond try\n');
+    expect(r.stderr).toContain('[aish] transport: HTTP 503: upstream overloaded');
+    const retry = server.requests[1]!.body.messages;
+    expect(retry.slice(1)).toEqual([{ role: 'user', content: '[exec output]\ndata\n\nsecond try' }]);
+    expect(r.code).toBe(0);
+  });
+
+  it('an unreachable endpoint prints one clear, actionable error', async () => {
+    await server.close();
+    const r = await run('hello\n');
+    expect(r.stderr).toMatch(/\[aish\] transport: Connection refused \(fast at http:\/\/127\.0\.0\.1:\d+\/v1: is the server running\?/);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.code).toBe(0);
+    server = await ModelServer.start();
+  });
+
+  it('model text cannot drive the terminal: escapes are neutralised', async () => {
+    server.enqueue(textReply(['\x1b]0;pwned\x07\x1b[2Jclean']));
+    const r = await run('hi\n');
+    expect(r.stdout).not.toContain('\x1b');
+    expect(r.stdout).toContain('^[]0;pwned^G^[[2Jclean');
+  });
+
+  it(':ask forces the model path', async () => {
+    server.enqueue(textReply(['answer']));
+    await run(':ask ls is a command\n');
+    expect(server.requests[0]!.body.messages.at(-1)).toEqual({ role: 'user', content: 'ls is a command' });
+  });
+
+  it('reasoning is shown but not stored in the conversation', async () => {
+    const base = { id: 'x', object: 'chat.completion.chunk', created: 1, model: 'm' };
+    server.enqueue(
+      {
+        type: 'sse',
+        events: [
+          { ...base, choices: [{ index: 0, delta: { reasoning_content: 'pondering' }, finish_reason: null }] },
+          { ...base, choices: [{ index: 0, delta: { content: 'answer' }, finish_reason: 'stop' }] },
+        ],
+      },
+      textReply(['again']),
+    );
+    const r = await run('q1\nq2\n');
+    expect(r.stdout).toContain('pondering');
+    expect(server.requests[1]!.body.messages.slice(1)).toEqual([
+      { role: 'user', content: 'q1' },
+      { role: 'assistant', content: 'answer' },
+      { role: 'user', content: 'q2' },
+    ]);
+  });
+
+  it('Ctrl-C mid-stream keeps the partial text marked [interrupted]', async () => {
+    server.enqueue({ type: 'stall', sendHeaders: true, body: `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: 'partial answ' } }] })}\n\n` }, textReply(['ok']));
+    const a = startAish({ cwd: h.cwd, env: h.env });
+    a.write('tell me\n');
+    await a.waitFor('partial answ');
+    a.child.kill('SIGINT');
+    await a.waitFor('[aish] cancelled');
+    a.write('next\n');
+    a.end();
+    await a.exited;
+    expect(server.requests[1]!.body.messages.slice(1)).toEqual([
+      { role: 'user', content: 'tell me' },
+      { role: 'assistant', content: 'partial answ\n[interrupted]' },
+      { role: 'user', content: 'next' },
+    ]);
+  });
+});
+
+describe('sessions', () => {
+  it('two exchanges, quit, --resume last, ask again: the request holds the earlier turns', async () => {
+    server.enqueue(textReply(['one']), textReply(['two']), textReply(['three']));
+    await run('first question\nsecond question\n', [], { TEST_MODEL_KEY: 'sk-must-not-leak' });
+    const first = sessionFiles();
+    expect(first).toHaveLength(1);
+    expect(statSync(first[0]!).mode & 0o777).toBe(0o600);
+    expect(statSync(path.dirname(first[0]!)).mode & 0o777).toBe(0o700);
+
+    const r = await run('third question\n', ['--resume', 'last'], { TEST_MODEL_KEY: 'sk-must-not-leak' });
+    expect(r.stderr).toMatch(/resumed .* \(4 turns\)/);
+    expect(server.requests[2]!.body.messages.slice(1)).toEqual([
+      { role: 'user', content: 'first question' },
+      { role: 'assistant', content: 'one' },
+      { role: 'user', content: 'second question' },
+      { role: 'assistant', content: 'two' },
+      { role: 'user', content: 'third question' },
+    ]);
+    const files = sessionFiles();
+    expect(files).toHaveLength(2);
+    const newest = files.find((f) => f !== first[0])!;
+    const lines = readFileSync(newest, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines[0].meta).toMatchObject({ model: 'fast', aish_version: expect.any(String) });
+    const turns = lines.filter((l) => l.role).map((l) => l.content);
+    expect(turns).toEqual(['first question', 'one', 'second question', 'two', 'third question', 'three']);
+    for (const f of files) expect(readFileSync(f, 'utf8')).not.toContain('sk-must-not-leak');
+  });
+
+  it(':resume refuses while the conversation is not empty; :sessions marks the active one', async () => {
+    server.enqueue(textReply(['a']), textReply(['b']));
+    await run('earlier\n');
+    const r = await run('now\n:resume last\n:sessions\n');
+    expect(r.stderr).toContain('the conversation is not empty (:reset first)');
+    expect(r.stdout).toMatch(/^\* \S+ .* 2 turns {2}now/m);
+    expect(r.stdout).toMatch(/^ {2}\S+ .* 2 turns {2}earlier/m);
+  });
+
+  it(':save names the session and it keeps being written', async () => {
+    server.enqueue(textReply(['a']), textReply(['b']));
+    await run('one\n:save project-x\ntwo\n');
+    const file = path.join(h.stateDir, 'sessions', 'project-x.jsonl');
+    const turns = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((l) => l.role);
+    expect(turns.map((t) => t.content)).toEqual(['one', 'a', 'two', 'b']);
+  });
+});
+
+describe('one-shot -p', () => {
+  it('prepends piped stdin as a fenced block and prints the reply on stdout', async () => {
+    server.enqueue(textReply(['Because ', 'of X.\nCMD: rm -rf /tmp/x\n']));
+    const r = await run('line 1\nerror: boom\n', ['-p', 'why did this fail?']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('Because of X.\nCMD: rm -rf /tmp/x\n');
+    expect(server.requests[0]!.body.messages.at(-1)).toEqual({
+      role: 'user',
+      content: '```\nline 1\nerror: boom\n```\n\nwhy did this fail?',
+    });
+    expect(sessionFiles()).toHaveLength(0);
+  });
+
+  it('exits 1 on a model error and 2 on a usage error', async () => {
+    server.enqueue({ type: 'raw', status: 500, body: '{"error":"x"}' });
+    const failed = await run('', ['-p', 'hi']);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain('transport: HTTP 500');
+    const usage = await run('', ['-p', '   ']);
+    expect(usage.code).toBe(2);
+  });
+});
+
+describe('on a terminal', () => {
+  it('a CMD: line is confirmed with y and its output goes to the next request', async () => {
+    server.enqueue(textReply(['Sure.\nCMD: echo confirmed-run\n']), textReply(['done']));
+    const t = PtySession.start({ cwd: h.cwd, env: h.env });
+    try {
+      await t.waitFor('[aish:fast]> ');
+      t.line('please run it');
+      await t.waitFor("execute 'echo confirmed-run'? [y/N] ");
+      t.line('y');
+      await t.waitFor(/confirmed-run\r?\n[\s\S]*exit 0[\s\S]*\[aish:fast\]> /);
+      t.line('and?');
+      await server.waitForRequests(2);
+      expect(server.requests[1]!.body.messages.at(-1).content).toBe('[exec output]\nconfirmed-run\n\nand?');
+      t.write(KEY.ctrlD);
+      await t.exited;
+    } finally {
+      t.kill();
+    }
+  });
+});
