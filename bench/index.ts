@@ -14,3 +14,12 @@ console.log(
   `stream       20 000 deltas through the broker ${stream.brokerMs.toFixed(1)} ms CPU | bare eventsource-parser loop ${stream.bareMs.toFixed(1)} ms | ratio ${stream.ratio.toFixed(2)} (target <= 1.5)`,
 );
 console.log(`first char   first byte on the socket to first text event: ${stream.firstByteToFirstCharMs.toFixed(2)} ms median (target < 2 ms)`);
+
+const { benchMcp } = await import('./mcp.js');
+const mcp = await benchMcp();
+console.log(
+  `mcp call     callTool through aish's session ${mcp.sessionMs.toFixed(2)} ms | raw SDK client ${mcp.rawMs.toFixed(2)} ms | ratio ${mcp.ratio.toFixed(2)} (target <= 1.1)`,
+);
+console.log(
+  `mcp start    three servers connected in parallel ${mcp.startupThreeMs.toFixed(0)} ms | slowest single ${mcp.slowestSingleMs.toFixed(0)} ms | sum of singles ${mcp.sumSingleMs.toFixed(0)} ms`,
+);

@@ -8,6 +8,10 @@ import { AishError, UsageError, errorMessage } from './errors.js';
 import type { Io } from './io.js';
 import { coreCommands } from './meta/core.js';
 import { sessionCommands } from './meta/session.js';
+import { mcpCommands } from './meta/mcp.js';
+import { McpRegistry } from './mcp/registry.js';
+import { mcpToolHost } from './tools/mcp-host.js';
+import { Spinner } from './render/spinner.js';
 import { Conversation } from './repl/conversation.js';
 import { completeMeta, dispatchMeta } from './meta/dispatch.js';
 import type { MetaCommand, MetaContext } from './meta/types.js';
@@ -42,7 +46,8 @@ export class App implements MetaContext {
   readonly config: Config;
   readonly render: Renderer;
   readonly conversation: Conversation;
-  readonly commands: readonly MetaCommand[] = [...coreCommands, ...sessionCommands];
+  readonly commands: readonly MetaCommand[] = [...coreCommands, ...sessionCommands, ...mcpCommands];
+  readonly mcp: McpRegistry;
   activeModel: string;
 
   readonly #io: Io;
@@ -81,6 +86,8 @@ export class App implements MetaContext {
       runCommands: true,
       logSessions: true,
     });
+    this.mcp = createRegistry(opts.config, opts.env, opts.version, this.render);
+    this.conversation.tools = mcpToolHost(this.mcp);
   }
 
   /** The directory shell lines run in. */
@@ -97,6 +104,7 @@ export class App implements MetaContext {
   async run(): Promise<number> {
     this.#reader = await this.#createReader();
     if (this.#io.isTTY) this.#banner();
+    await connectConfiguredServers(this.mcp, this.config, this.#io, this.render);
     if (this.#opts.resume !== undefined) await this.handleLine(`:resume ${this.#opts.resume}`);
     // Load the HTTP client while the person is still reading the prompt, not on the first question.
     if (this.#io.isTTY) setTimeout(() => void preloadBroker(), 150).unref();
@@ -110,6 +118,7 @@ export class App implements MetaContext {
     } finally {
       this.#reader.close();
       this.conversation.close();
+      await this.mcp.closeAll();
       if (this.#io.isTTY) this.render.endLine();
       await this.#historySave;
     }
@@ -291,6 +300,32 @@ export class App implements MetaContext {
     const m = this.config.models[this.activeModel]!;
     const from = this.#opts.configFile ? `config ${this.#opts.configFile}` : 'no config file';
     this.render.status(`aish ${this.#opts.version}: ${this.activeModel} = ${m.model} at ${m.endpoint} (${from}); :help for commands`);
+  }
+}
+
+/** The session's MCP registry, with the `mcp.*` settings of the config. */
+export function createRegistry(config: Config, env: Record<string, string | undefined>, version: string, render: Renderer): McpRegistry {
+  return new McpRegistry({
+    env,
+    clientVersion: version,
+    onStatus: (message) => render.status(message),
+    callTimeoutMs: config.mcp.call_timeout_ms,
+    maxResultChars: config.mcp.max_result_chars,
+  });
+}
+
+/** Connects `mcp.servers` in parallel, best effort: one status line per failure (SPEC §6). */
+export async function connectConfiguredServers(registry: McpRegistry, config: Config, io: Io, render: Renderer): Promise<void> {
+  const count = Object.keys(config.mcp.servers).length;
+  if (count === 0) return;
+  const spinner = new Spinner(io, (s) => render.style.dim(s));
+  spinner.start(`connecting ${count} MCP server${count === 1 ? '' : 's'}`);
+  try {
+    const failures = await registry.connectAll(config.mcp.servers);
+    spinner.stop();
+    for (const failure of failures) render.error(failure.error.message);
+  } finally {
+    spinner.stop();
   }
 }
 

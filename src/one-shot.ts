@@ -8,6 +8,8 @@ import type { Io } from './io.js';
 import { Renderer } from './render/renderer.js';
 import { colorLevel, createStyle } from './render/style.js';
 import { Conversation } from './repl/conversation.js';
+import { connectConfiguredServers, createRegistry } from './app.js';
+import { mcpToolHost } from './tools/mcp-host.js';
 
 export interface OneShotOptions {
   io: Io;
@@ -51,8 +53,12 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
     runCommands: false,
     logSessions: false,
   });
+  const registry = createRegistry(opts.config, opts.env, opts.version, render);
+  conversation.tools = mcpToolHost(registry);
+  await connectConfiguredServers(registry, opts.config, opts.io, render);
   const result = await conversation.ask(oneShotPrompt(opts.prompt, opts.stdinText), model, opts.signal);
   render.endLine();
+  await registry.closeAll();
   switch (result.outcome) {
     case 'failed':
       return 1;

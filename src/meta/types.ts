@@ -4,6 +4,7 @@
 import type { Config } from '../config/schema.js';
 import type { Renderer } from '../render/renderer.js';
 import type { Conversation } from '../repl/conversation.js';
+import type { McpRegistry } from '../mcp/registry.js';
 
 /** What meta commands can see and do; the app implements it. */
 export interface MetaContext {
@@ -12,6 +13,8 @@ export interface MetaContext {
   /** The conversation: context, pending exec output, session log. */
   readonly conversation: Conversation;
   readonly commands: readonly MetaCommand[];
+  /** The MCP servers of this session. */
+  readonly mcp: McpRegistry;
   /** The preset user lines go to. */
   activeModel: string;
   /** Runs a line in the shell exactly as if typed (builtins, frame, pending buffer). */

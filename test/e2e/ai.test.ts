@@ -237,6 +237,7 @@ describe('on a terminal', () => {
       t.line('and?');
       await server.waitForRequests(2);
       expect(server.requests[1]!.body.messages.at(-1).content).toBe('[exec output]\nconfirmed-run\n\nand?');
+      await t.waitFor(/done[\s\S]*\[aish:fast\]> /);
       t.write(KEY.ctrlD);
       await t.exited;
     } finally {

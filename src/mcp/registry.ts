@@ -1,0 +1,278 @@
+// The connected MCP servers of one aish session, by alias (SPEC §6): start-up connects in parallel
+// and best effort, `:mcp connect/disconnect/list`, the OpenAI `tools` array, dispatch by wire
+// name and argument validation. The SDK and ajv are loaded with the first connect.
+
+import type { McpServerConfig } from '../config/schema.js';
+import { UsageError } from '../errors.js';
+import { splitCommandLine } from './command-line.js';
+import { McpConnectError } from './errors.js';
+import { aliasProblem, deriveAlias, deriveStdioAlias, splitWireName } from './naming.js';
+import { dispatchFailedOutcome, type ToolOutcome } from './outcome.js';
+import type { McpCallOptions, McpSession, McpSessionStatus, McpTool, McpTransportKind } from './session.js';
+import type { ArgumentValidator } from './validate.js';
+
+/** Settings shared by every session of the registry (from `mcp.*` in the config). */
+export interface McpRegistryOptions {
+  /** aish's environment (`auth_env`, `--token-env`; the safe part goes to stdio servers). */
+  env: Record<string, string | undefined>;
+  clientVersion: string;
+  /** One-line status messages from sessions (protocol mismatch, list refresh failures, ...). */
+  onStatus?: (message: string) => void;
+  /** Called after a server's tool list changed (list_changed) or a server connected/left. */
+  onToolsChanged?: (alias: string) => void;
+  /** Per connect attempt. Default 10 s. */
+  connectTimeoutMs?: number;
+  /** `mcp.call_timeout_ms`. Default 60 s. */
+  callTimeoutMs?: number;
+  /** `mcp.max_result_chars`. Default 16000. */
+  maxResultChars?: number;
+}
+
+/** A configured server that did not connect; print `[aish] ${error.message}` once. */
+export interface McpConnectFailure {
+  alias: string;
+  error: McpConnectError;
+}
+
+/** One row of `:mcp list`. */
+export interface McpServerRow {
+  alias: string;
+  /** URL (no credentials) or stdio command line. */
+  target: string;
+  transport: McpTransportKind;
+  toolCount: number;
+  status: McpSessionStatus;
+  /** `name version` as the server reported it. */
+  server: string;
+  protocolVersion: string;
+}
+
+/** One entry of the OpenAI `tools` request field. */
+export interface OpenAiToolDefinition {
+  type: 'function';
+  function: { name: string; description?: string; parameters: Record<string, unknown> };
+}
+
+/** Options of `McpRegistry.connect` (`:mcp connect`). */
+export interface McpAdHocConnectOptions {
+  /** `--token-env VAR`: the bearer token comes from `$VAR` (HTTP only). */
+  tokenEnv?: string;
+  signal?: AbortSignal;
+}
+
+/**
+ * The sessions by alias. A failed connect leaves the alias absent; a server that went away stays
+ * listed as `disconnected` (its tools are no longer offered) until disconnected or reconnected.
+ */
+export class McpRegistry {
+  #sessions = new Map<string, McpSession>();
+  #pending = new Set<string>();
+  /** Where each alias goes in `list()`: config order, then `:mcp connect` order. */
+  #rank = new Map<string, number>();
+  #nextRank = 0;
+  #opts: McpRegistryOptions;
+  #validator: ArgumentValidator | undefined;
+  #warnedSchemas = new Set<string>();
+
+  constructor(opts: McpRegistryOptions) {
+    this.#opts = opts;
+  }
+
+  /** The session for `alias`, whatever its status. */
+  get(alias: string): McpSession | undefined {
+    return this.#sessions.get(alias);
+  }
+
+  /**
+   * Connects every configured server at once, best effort (no retry). Resolves with one failure
+   * per server that did not connect; never rejects.
+   */
+  async connectAll(servers: Record<string, McpServerConfig>, options: { signal?: AbortSignal } = {}): Promise<McpConnectFailure[]> {
+    const entries = Object.entries(servers);
+    for (const [alias] of entries) this.#rankOf(alias);
+    // Stdio servers first: spawning a process is the long pole, HTTP handshakes overlap with it.
+    const startRank = (i: number) => (entries[i]![1].command !== undefined ? 0 : 1);
+    const order = entries.map((_, i) => i).sort((a, b) => startRank(a) - startRank(b));
+    const results: Array<McpConnectFailure | undefined> = [];
+    await Promise.all(
+      order.map(async (i) => {
+        const [alias, cfg] = entries[i]!;
+        try {
+          await this.#connect(alias, cfg, options.signal, false);
+        } catch (err) {
+          results[i] = { alias, error: err instanceof McpConnectError ? err : new McpConnectError(alias, err) };
+        }
+      }),
+    );
+    return results.filter((r): r is McpConnectFailure => r !== undefined);
+  }
+
+  /**
+   * `:mcp connect <url | command line> [alias] [--token-env VAR]`. A target that is not an
+   * http(s) URL is a stdio command line, split like a shell does (quotes respected). The alias
+   * defaults to the URL host's first label or the command's name, made unique. Throws
+   * `UsageError` for bad arguments, `McpConnectError` when the server cannot be used.
+   */
+  async connect(target: string, alias?: string, options: McpAdHocConnectOptions = {}): Promise<McpSession> {
+    const trimmed = target.trim();
+    if (trimmed === '') throw new UsageError('usage: :mcp connect <url | command line> [alias] [--token-env VAR]');
+    const taken = new Set([...this.#sessions.keys(), ...this.#pending]);
+    let cfg: McpServerConfig;
+    let name: string;
+    if (/^https?:\/\//i.test(trimmed)) {
+      let url: URL;
+      try {
+        url = new URL(trimmed);
+      } catch {
+        throw new UsageError(`not a valid URL: ${trimmed}`);
+      }
+      cfg = { url: url.href, args: [], env: {}, ...(options.tokenEnv ? { auth_env: options.tokenEnv } : {}) };
+      name = alias ?? deriveAlias(url, taken);
+    } else {
+      if (options.tokenEnv) throw new UsageError('--token-env applies to HTTP servers; give a stdio server its token in the config `env`');
+      let words: string[];
+      try {
+        words = splitCommandLine(trimmed);
+      } catch (err) {
+        throw new UsageError(err instanceof Error ? err.message : String(err));
+      }
+      const [command, ...args] = words as [string, ...string[]];
+      cfg = { command, args, env: {} };
+      name = alias ?? deriveStdioAlias(command, args, taken);
+    }
+    const problem = aliasProblem(name);
+    if (problem) throw new UsageError(problem);
+    return this.#connect(name, cfg, options.signal, true);
+  }
+
+  #rankOf(alias: string): number {
+    let rank = this.#rank.get(alias);
+    if (rank === undefined) {
+      rank = this.#nextRank++;
+      this.#rank.set(alias, rank);
+    }
+    return rank;
+  }
+
+  async #connect(alias: string, cfg: McpServerConfig, signal: AbortSignal | undefined, adHoc: boolean): Promise<McpSession> {
+    const existing = this.#sessions.get(alias);
+    if (this.#pending.has(alias) || existing?.status === 'connected') {
+      const message = `alias "${alias}" is already connected${adHoc ? ` (:mcp disconnect ${alias} first, or pick another alias)` : ''}`;
+      if (adHoc) throw new UsageError(message);
+      throw new McpConnectError(alias, undefined, `already connected`);
+    }
+    this.#pending.add(alias);
+    this.#rankOf(alias);
+    try {
+      if (!this.#validator) {
+        const { ArgumentValidator } = await import('./validate.js');
+        this.#validator = new ArgumentValidator();
+      }
+      const { McpSession } = await import('./session.js');
+      const session = await McpSession.connect(alias, cfg, {
+        env: this.#opts.env,
+        clientVersion: this.#opts.clientVersion,
+        ...(signal ? { signal } : {}),
+        ...(this.#opts.connectTimeoutMs !== undefined ? { timeoutMs: this.#opts.connectTimeoutMs } : {}),
+        ...(this.#opts.callTimeoutMs !== undefined ? { callTimeoutMs: this.#opts.callTimeoutMs } : {}),
+        ...(this.#opts.maxResultChars !== undefined ? { maxResultChars: this.#opts.maxResultChars } : {}),
+        ...(this.#opts.onStatus ? { onStatus: this.#opts.onStatus } : {}),
+        onToolsChanged: () => this.#opts.onToolsChanged?.(alias),
+      });
+      if (existing) await existing.close();
+      this.#sessions.set(alias, session);
+      this.#opts.onToolsChanged?.(alias);
+      return session;
+    } finally {
+      this.#pending.delete(alias);
+    }
+  }
+
+  /** Closes and forgets one session; false when there is none by that alias. */
+  async disconnect(alias: string): Promise<boolean> {
+    const session = this.#sessions.get(alias);
+    if (!session) return false;
+    this.#sessions.delete(alias);
+    this.#rank.delete(alias);
+    await session.close();
+    this.#opts.onToolsChanged?.(alias);
+    return true;
+  }
+
+  /** Rows for `:mcp list`: configured servers in config order, then the ones connected later. */
+  list(): McpServerRow[] {
+    const sessions = [...this.#sessions.values()].sort((a, b) => this.#rankOf(a.alias) - this.#rankOf(b.alias));
+    return sessions.map((s) => ({
+      alias: s.alias,
+      target: s.target,
+      transport: s.transport,
+      toolCount: s.status === 'connected' ? s.tools.length : 0,
+      status: s.status,
+      server: `${s.serverInfo.name} ${s.serverInfo.version}`,
+      protocolVersion: s.protocolVersion,
+    }));
+  }
+
+  /** Every tool of every connected session. */
+  allTools(): McpTool[] {
+    const tools: McpTool[] = [];
+    for (const s of this.#sessions.values()) if (s.status === 'connected') tools.push(...s.tools);
+    return tools;
+  }
+
+  /** The OpenAI `tools` array; empty when there are no tools (the broker then omits the field). */
+  toolDefinitions(): OpenAiToolDefinition[] {
+    return this.allTools().map((t) => ({
+      type: 'function',
+      function: {
+        name: t.wireName,
+        ...(t.description ? { description: t.description } : {}),
+        parameters: t.inputSchema,
+      },
+    }));
+  }
+
+  /** The connected session and tool behind a wire name. */
+  findTool(wireName: string): { session: McpSession; tool: McpTool } | undefined {
+    const parts = splitWireName(wireName);
+    if (!parts) return undefined;
+    const session = this.#sessions.get(parts.alias);
+    if (!session || session.status !== 'connected') return undefined;
+    const tool = session.tools.find((t) => t.wireName === wireName);
+    return tool ? { session, tool } : undefined;
+  }
+
+  /**
+   * Calls a tool by wire name; never rejects. An unknown name resolves `error` with
+   * `[aish] tool dispatch failed: no tool named <name>`.
+   */
+  async callTool(wireName: string, args: Record<string, unknown> | undefined, options: McpCallOptions = {}): Promise<ToolOutcome> {
+    const found = this.findTool(wireName);
+    if (!found) return dispatchFailedOutcome(`no tool named ${wireName}`);
+    return found.session.callTool(found.tool.wireName, args, options);
+  }
+
+  /**
+   * Checks arguments against the tool's `inputSchema`: `[]` when valid, else lines like
+   * `/a: must be number`. Also `[]` for an unknown tool (`callTool` reports it) and for a schema
+   * ajv cannot compile (the server checks; a status line says so once per tool).
+   */
+  validateArguments(wireName: string, args: unknown): string[] {
+    const found = this.findTool(wireName);
+    if (!found || !this.#validator) return [];
+    const result = this.#validator.check(found.tool.inputSchema, args);
+    if ('errors' in result) return result.errors;
+    if (!this.#warnedSchemas.has(wireName)) {
+      this.#warnedSchemas.add(wireName);
+      this.#opts.onStatus?.(`mcp ${found.session.alias}: cannot check arguments of ${found.tool.name} (${result.unusable}); the server will`);
+    }
+    return [];
+  }
+
+  /** Closes every session (in parallel) and forgets them. Never rejects. */
+  async closeAll(): Promise<void> {
+    const sessions = [...this.#sessions.values()];
+    this.#sessions.clear();
+    await Promise.all(sessions.map((s) => s.close()));
+  }
+}

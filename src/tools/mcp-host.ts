@@ -1,0 +1,13 @@
+// The MCP registry seen as a ToolHost: what the tool loop needs and nothing else.
+
+import type { McpRegistry } from '../mcp/registry.js';
+import type { ToolHost } from './types.js';
+
+export function mcpToolHost(registry: McpRegistry): ToolHost {
+  return {
+    definitions: () => registry.toolDefinitions(),
+    validate: (name, args) => registry.validateArguments(name, args),
+    annotations: (name) => registry.findTool(name)?.tool.annotations,
+    call: (name, args, { signal }) => registry.callTool(name, args, { signal }),
+  };
+}

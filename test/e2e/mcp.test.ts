@@ -1,0 +1,138 @@
+// MCP end to end through the REPL: the loopback model asks for a tool of the real
+// server-everything (stdio), the gate decides, and the result reaches the next request.
+
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeHome, type AishHome } from '../support/aish-env.js';
+import { everythingStdio } from '../support/mcp-servers.js';
+import { ModelServer, textReply, toolCallReply } from '../support/model-server.js';
+import { KEY, PtySession } from '../support/pty.js';
+import { runAish } from '../support/run-aish.js';
+
+let h: AishHome;
+let server: ModelServer;
+
+function config(mcp: Record<string, unknown> = {}) {
+  return {
+    models: { fast: { endpoint: server.url, model: 'm' } },
+    mcp: { servers: { everything: everythingStdio() }, ...mcp },
+  };
+}
+
+beforeEach(async () => {
+  h = makeHome();
+  server = await ModelServer.start();
+  h.writeConfig(config());
+});
+afterEach(async () => {
+  await server.close();
+  h.cleanup();
+});
+
+const echoCall = (id: string, message: string) => toolCallReply([{ id, name: 'everything__echo', arguments: JSON.stringify({ message }) }]);
+
+function sessionLines(): any[] {
+  const dir = path.join(h.stateDir, 'sessions');
+  const file = readdirSync(dir).map((f) => path.join(dir, f))[0]!;
+  return readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+}
+
+describe('MCP tools through the REPL', () => {
+  it('on a terminal: the gate asks, the result goes back as a tool turn, the final text is printed', async () => {
+    server.enqueue(echoCall('call_1', 'hi there'), textReply(['The server said hi there.']));
+    const t = PtySession.start({ cwd: h.cwd, env: h.env });
+    try {
+      await t.waitFor('[aish:fast]> ');
+      t.line('say hi there through the tool');
+      await t.waitFor("call 'everything__echo'? [y/N/a] ");
+      expect(t.text).toContain('"message": "hi there"');
+      t.line('y');
+      await t.waitFor('The server said hi there.');
+      const second = server.requests[1]!.body;
+      expect(second.tools.map((x: any) => x.function.name)).toContain('everything__echo');
+      expect(second.messages.slice(-2)).toEqual([
+        {
+          role: 'assistant',
+          content: '',
+          tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'everything__echo', arguments: '{"message":"hi there"}' } }],
+        },
+        { role: 'tool', tool_call_id: 'call_1', content: 'Echo: hi there' },
+      ]);
+      await t.waitFor(/hi there\.[\s\S]*\[aish:fast\]> /);
+      t.write(KEY.ctrlD);
+      await t.exited;
+    } finally {
+      t.kill();
+    }
+    const audit = sessionLines().find((l) => l.event === 'tool_audit');
+    expect(audit).toMatchObject({ name: 'everything__echo', decision: 'approved', by: 'user', outcome: 'ok' });
+    expect(audit.duration_ms).toEqual(expect.any(Number));
+  });
+
+  it('piped input denies: the model gets a declined tool turn and nothing runs', async () => {
+    server.enqueue(echoCall('call_9', 'x'), textReply(['ok, I will not.']));
+    const r = await runAish({ stdin: 'use the tool\n', cwd: h.cwd, env: h.env });
+    expect(r.code).toBe(0);
+    expect(server.requests[1]!.body.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call_9', content: '[aish] tool call declined by user' });
+    expect(r.stdout).toContain('ok, I will not.');
+    expect(sessionLines().find((l) => l.event === 'tool_audit')).toMatchObject({ decision: 'declined', by: 'no-terminal' });
+  });
+
+  it('auto_approve alias__* runs without asking, also on a pipe', async () => {
+    h.writeConfig(config({ auto_approve: ['everything__*'] }));
+    server.enqueue(echoCall('c1', 'auto'), textReply(['done']));
+    const r = await runAish({ stdin: 'please go ahead\n', cwd: h.cwd, env: h.env });
+    expect(server.requests[1]!.body.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'c1', content: 'Echo: auto' });
+    expect(r.stdout).toMatch(/╭─ tool everything__echo/);
+  });
+
+  it('invalid JSON arguments and schema errors become tool turns; nothing runs', async () => {
+    h.writeConfig(config({ auto_approve: ['everything__*'] }));
+    server.enqueue(
+      toolCallReply([
+        { id: 'bad', name: 'everything__echo', arguments: '{"message": ' },
+        { id: 'wrong', name: 'everything__echo', arguments: '{"message": 42}' },
+      ]),
+      textReply(['sorry']),
+    );
+    await runAish({ stdin: 'please go ahead\n', cwd: h.cwd, env: h.env });
+    const [bad, wrong] = server.requests[1]!.body.messages.slice(-2);
+    expect(bad.tool_call_id).toBe('bad');
+    expect(bad.content).toMatch(/^\[aish\] tool arguments not parseable as JSON: /);
+    expect(wrong.tool_call_id).toBe('wrong');
+    expect(wrong.content).toMatch(/^\[aish\] tool arguments do not match the tool's input schema: .*message.*string/);
+  });
+
+  it('stops at mcp.max_tool_depth with the status line', async () => {
+    h.writeConfig(config({ auto_approve: ['everything__*'], max_tool_depth: 2 }));
+    server.enqueue(echoCall('a', '1'), echoCall('b', '2'), echoCall('c', '3'));
+    const r = await runAish({ stdin: 'loop\n', cwd: h.cwd, env: h.env });
+    expect(server.requests).toHaveLength(2);
+    expect(r.stderr).toContain('[aish] tool-call depth limit reached');
+  });
+
+  it('an unknown tool still gets its tool turn', async () => {
+    h.writeConfig(config({ auto_approve: ['nope__*'] }));
+    server.enqueue(toolCallReply([{ id: 'u', name: 'nope__x', arguments: '{}' }]), textReply(['ok']));
+    await runAish({ stdin: 'please go ahead\n', cwd: h.cwd, env: h.env });
+    expect(server.requests[1]!.body.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'u', content: '[aish] tool dispatch failed: no tool named nope__x' });
+  });
+
+  it('a configured server that cannot connect gets one status line and aish starts anyway', async () => {
+    h.writeConfig(config({ servers: { everything: everythingStdio(), dead: { url: 'http://127.0.0.1:9/mcp' } } }));
+    const r = await runAish({ stdin: ':mcp list\n', cwd: h.cwd, env: h.env });
+    expect(r.stderr.match(/\[aish\] mcp dead: /g)).toHaveLength(1);
+    expect(r.stdout).toMatch(/everything\s+.*stdio\s+\d+\s+connected/);
+    expect(r.code).toBe(0);
+  });
+
+  it('resume restores tool turns', async () => {
+    h.writeConfig(config({ auto_approve: ['everything__*'] }));
+    server.enqueue(echoCall('r1', 'kept'), textReply(['first']), textReply(['second']));
+    await runAish({ stdin: 'one\n', cwd: h.cwd, env: h.env });
+    await runAish({ stdin: 'two\n', args: ['--resume'], cwd: h.cwd, env: h.env });
+    expect(server.requests[2]!.body.messages.slice(1).map((m: any) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user']);
+    expect(server.requests[2]!.body.messages[3]).toEqual({ role: 'tool', tool_call_id: 'r1', content: 'Echo: kept' });
+  });
+});
