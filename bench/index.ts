@@ -23,3 +23,10 @@ console.log(
 console.log(
   `mcp start    three servers connected in parallel ${mcp.startupThreeMs.toFixed(0)} ms | slowest single ${mcp.slowestSingleMs.toFixed(0)} ms | sum of singles ${mcp.sumSingleMs.toFixed(0)} ms`,
 );
+
+const { benchResume } = await import('./resume.js');
+for (const r of await benchResume()) {
+  console.log(
+    `resume       ${String(r.lines).padStart(6)} lines ${r.loadMs.toFixed(1).padStart(7)} ms | bare readline+JSON.parse ${r.bareMs.toFixed(1).padStart(7)} ms | ratio ${(r.loadMs / r.bareMs).toFixed(2)} | ${r.keptTurns} turns kept, heap after load ${r.heapMb.toFixed(1)} MB (target: linear, 100 000 lines < 1 s)`,
+  );
+}

@@ -12,5 +12,5 @@ await build({
   packages: 'external',
   logLevel: 'warning',
 });
-const run = spawnSync(process.execPath, ['dist/bench/index.mjs'], { stdio: 'inherit' });
+const run = spawnSync(process.execPath, ['--expose-gc', 'dist/bench/index.mjs'], { stdio: 'inherit' });
 process.exit(run.status ?? 1);
