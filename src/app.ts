@@ -9,6 +9,7 @@ import type { Io } from './io.js';
 import { coreCommands } from './meta/core.js';
 import { sessionCommands } from './meta/session.js';
 import { mcpCommands } from './meta/mcp.js';
+import { routeCommands } from './meta/route.js';
 import { McpRegistry } from './mcp/registry.js';
 import { mcpToolHost } from './tools/mcp-host.js';
 import { Spinner } from './render/spinner.js';
@@ -21,6 +22,7 @@ import { loadInputHistory, saveInputHistory } from './repl/input-history.js';
 import { PipedLineReader, TerminalLineReader, type LineReader } from './repl/line-reader.js';
 import { preloadBroker } from './broker/stream.js';
 import { classify } from './router.js';
+import { ShellCompleter } from './repl/completion.js';
 import { matchBuiltin, runBuiltin, type ShellState } from './shell/builtins.js';
 import { isInteractiveCommand } from './shell/interactive.js';
 import { runShell } from './shell/run-shell.js';
@@ -46,7 +48,7 @@ export class App implements MetaContext {
   readonly config: Config;
   readonly render: Renderer;
   readonly conversation: Conversation;
-  readonly commands: readonly MetaCommand[] = [...coreCommands, ...sessionCommands, ...mcpCommands];
+  readonly commands: readonly MetaCommand[] = [...coreCommands, ...sessionCommands, ...mcpCommands, ...routeCommands];
   readonly mcp: McpRegistry;
   activeModel: string;
 
@@ -60,6 +62,7 @@ export class App implements MetaContext {
   #quitting = false;
   #exitCode = 0;
   #historySave: Promise<void> = Promise.resolve();
+  readonly #completer = new ShellCompleter();
   #historyWarned = false;
 
   constructor(opts: AppOptions) {
@@ -267,7 +270,15 @@ export class App implements MetaContext {
     return new TerminalLineReader(this.#io, {
       history,
       historySize: size,
-      completer: (line) => (line.startsWith(':') ? completeMeta(line, this) : [[], line]),
+      completer: (line) => {
+        if (line.startsWith(':')) return completeMeta(line, this);
+        const route = classify(line, this.config);
+        // The first word of anything may be a command; later words complete on a shell line only.
+        if (route.kind === 'shell' || !/\s/.test(line.trim())) {
+          return this.#completer.complete(line, { cwd: this.#shell.cwd, env: this.#shell.env, knownCommands: this.config.shell.known_commands });
+        }
+        return [[], line];
+      },
       onHistory: (entries) => {
         if (!file) return;
         const copy = [...entries];

@@ -71,6 +71,7 @@ export const sessionCommands: MetaCommand[] = [
     name: 'resume',
     usage: '<name|last>',
     summary: 'load a saved session into the (empty) conversation',
+    complete: (prefix, ctx) => ['last', ...ctx.conversation.sessionNames().sort().reverse()].filter((n) => n.startsWith(prefix)),
     async run(args, ctx) {
       const r = await ctx.conversation.resume(args.trim() || 'last');
       for (const warning of r.warnings) ctx.render.status(`resume: ${warning}`);

@@ -2,9 +2,14 @@
 // log (created on the first turn) and the AI request that ties them to the broker, the tool loop
 // and the screen. One instance per aish process.
 
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
+import { sessionsDir } from '../history/format.js';
 import { BrokerError } from '../broker/errors.js';
-import { chatStream } from '../broker/stream.js';
+import { chat, chatStream } from '../broker/stream.js';
+import { classifyModel } from '../routing/classify.js';
+import { withFallback } from '../routing/fallback.js';
+import { buildSummaryRequest } from '../routing/summarize-prompt.js';
 import type { BrokerEvent, ToolCall } from '../broker/types.js';
 import type { Config } from '../config/schema.js';
 import { Context } from '../context/context.js';
@@ -46,9 +51,16 @@ export interface ConversationOptions {
   logSessions: boolean;
 }
 
+/** Routing switches of this session (`:route on|off`, `:fallback on|off`), from the config. */
+export interface RoutingState {
+  auto: boolean;
+  cloudFallback: boolean;
+}
+
 export class Conversation {
   readonly context: Context;
   readonly pending = new PendingOutput();
+  readonly routing: RoutingState;
   tools: ToolHost = noTools;
   readonly #opts: ConversationOptions;
   readonly #gate: ConfirmToolGate;
@@ -58,7 +70,9 @@ export class Conversation {
   constructor(opts: ConversationOptions) {
     this.#opts = opts;
     const c = opts.config.context;
+    this.routing = { auto: opts.config.routing.auto, cloudFallback: opts.config.routing.cloud_fallback };
     this.context = new Context({
+      ...(c.summarize_on_evict ? { summarize: (prior, evicted) => this.#summarize(prior, evicted) } : {}),
       maxTurns: c.max_turns,
       tokenBudget: c.token_budget,
       useToolRole: c.use_tool_role,
@@ -86,14 +100,27 @@ export class Conversation {
   async ask(text: string, modelName: string, signal: AbortSignal): Promise<RequestResult> {
     const { render, config } = this.#opts;
     const taken = this.pending.take();
-    const client = this.#modelClient(modelName);
+    // Routing picks the preset once per user request; the whole tool sub-loop stays on it.
+    const route = classifyModel(text, { routing: { auto: this.routing.auto, classes: config.routing.classes } });
+    if (route.preset && route.preset !== modelName && config.models[route.preset]) {
+      modelName = route.preset;
+      render.status(`routed to ${modelName}`);
+    }
+    const fallbackName = config.routing.fallback_model;
+    const client = withFallback(
+      this.#modelClient(modelName),
+      fallbackName ? this.#modelClient(fallbackName) : undefined,
+      () => this.routing.cloudFallback,
+      (message) => render.status(message),
+    );
+    const stats: TurnStats = { started: Date.now(), promptTokens: 0, completionTokens: 0, usageSeen: false, toolCalls: 0 };
     const result = await runRequest(
       {
         context: this.context,
         model: client,
         tools: this.tools,
         gate: this.#gate,
-        observer: this.#observer(),
+        observer: this.#observer(stats),
         system: () => composeSystemMessage({ basePrompt: DEFAULT_SYSTEM_PROMPT, summary: this.context.summary }),
         maxDepth: config.mcp.max_tool_depth,
       },
@@ -110,6 +137,7 @@ export class Conversation {
         break;
       case 'done':
       case 'depth-limit':
+        if (config.ui.show_stats) render.status(formatStats(stats));
         await this.#offerCommands(result.text, signal);
         break;
     }
@@ -146,6 +174,19 @@ export class Conversation {
   async sessions(): Promise<SessionInfo[]> {
     const dir = this.#requireHistoryDir();
     return listSessions(dir, this.sessionFile);
+  }
+
+  /** Session names on disk (for Tab completion), without reading the files. */
+  sessionNames(): string[] {
+    const dir = this.#opts.historyDir;
+    if (!dir) return [];
+    try {
+      return readdirSync(sessionsDir(dir))
+        .filter((f) => f.endsWith('.jsonl'))
+        .map((f) => f.slice(0, -'.jsonl'.length));
+    } catch {
+      return [];
+    }
   }
 
   /** `:save <name>`: renames the active log and keeps appending to it. */
@@ -203,17 +244,41 @@ export class Conversation {
     return log;
   }
 
+  /**
+   * The summarizer behind `context.summarize_on_evict` (seed 002 §6): a non-streaming call to
+   * `context.summarizer_model` (else the default preset), at most 300 tokens, 30 s. null on any
+   * failure, which the context turns into silent eviction and one status line.
+   */
+  async #summarize(prior: string | null, evicted: readonly Turn[]): Promise<string | null> {
+    const { config, env } = this.#opts;
+    const name = config.context.summarizer_model ?? config.default_model;
+    const model = config.models[name];
+    if (!model) return null;
+    const result = await chat({ ...model, max_tokens: 300, timeout_ms: 30_000 }, buildSummaryRequest(prior, evicted), {
+      env,
+      signal: AbortSignal.timeout(30_000),
+    });
+    const text = result.text.trim();
+    return text === '' ? null : text;
+  }
+
   #modelClient(name: string): ModelClient {
     const model = this.#opts.config.models[name];
     if (!model) throw new UsageError(`no preset named "${name}"`);
     const env = this.#opts.env;
     return {
       name,
-      stream: (messages, onEvent, opts) => chatStream(model, messages, onEvent, { env, ...opts }),
+      // Usage figures are asked for only when they are shown (`ui.show_stats`).
+      stream: (messages, onEvent, opts) =>
+        chatStream(model, messages, onEvent, {
+          env,
+          ...opts,
+          ...(this.#opts.config.ui.show_stats ? { extraBody: { stream_options: { include_usage: true } } } : {}),
+        }),
     };
   }
 
-  #observer(): TurnObserver {
+  #observer(stats: TurnStats): TurnObserver {
     const { render, io } = this.#opts;
     const spinner = new Spinner(io, (s) => render.style.dim(s));
     let reply = new ReplyRenderer(render);
@@ -242,6 +307,9 @@ export class Conversation {
             render.status(e.message);
             break;
           case 'usage':
+            stats.usageSeen = true;
+            stats.promptTokens += e.usage.prompt_tokens ?? 0;
+            stats.completionTokens += e.usage.completion_tokens ?? 0;
             break;
         }
       },
@@ -250,6 +318,7 @@ export class Conversation {
         reply.finish();
       },
       toolBegin: (call: ToolCall, args) => {
+        stats.toolCalls++;
         toolStarted.set(call.id, Date.now());
         render.toolBegin(call.name, args === undefined ? call.arguments : JSON.stringify(args));
         spinner.start(`running ${call.name}`);
@@ -267,6 +336,23 @@ export class Conversation {
       audit: (record) => this.#ensureLog()?.appendToolAudit(record),
     };
   }
+}
+
+interface TurnStats {
+  started: number;
+  promptTokens: number;
+  completionTokens: number;
+  usageSeen: boolean;
+  toolCalls: number;
+}
+
+/** The one-line summary after a reply: `812 → 64 tokens · 1 tool call · 2.3 s`. */
+export function formatStats(stats: TurnStats, now = Date.now()): string {
+  const parts: string[] = [];
+  if (stats.usageSeen) parts.push(`${stats.promptTokens} → ${stats.completionTokens} tokens`);
+  parts.push(`${stats.toolCalls} tool call${stats.toolCalls === 1 ? '' : 's'}`);
+  parts.push(`${((now - stats.started) / 1000).toFixed(1)} s`);
+  return parts.join(' · ');
 }
 
 /** For a server that cannot be reached: which preset and URL, and what to do about it. */

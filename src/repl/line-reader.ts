@@ -4,6 +4,9 @@
 import readline from 'node:readline';
 import type { Io } from '../io.js';
 
+const BRACKETED_PASTE_ON = '\x1b[?2004h';
+const BRACKETED_PASTE_OFF = '\x1b[?2004l';
+
 export interface LineReader {
   /** The next line; null at end of input (Ctrl-D, EOF). */
   read(prompt: string): Promise<string | null>;
@@ -33,6 +36,9 @@ export class TerminalLineReader implements LineReader {
   #waiting: ((line: string | null) => void) | null = null;
   #closed = false;
   #asking = false;
+  /** Lines submitted inside a bracketed paste, waiting for the Enter that ends the input. */
+  #pasted: string[] = [];
+  #inPaste = false;
 
   constructor(io: Io, opts: TerminalReaderOptions) {
     this.#io = io;
@@ -46,7 +52,21 @@ export class TerminalLineReader implements LineReader {
       completer: opts.completer,
       tabSize: 4,
     });
-    this.#rl.on('line', (line) => this.#deliver(line));
+    // Bracketed paste: newlines inside a paste do not submit; the pasted lines and what follows
+    // them up to the next Enter are one input (a pasted traceback is one question).
+    io.input.on('keypress', (_s: string, key: { name?: string } | undefined) => {
+      if (key?.name === 'paste-start') this.#inPaste = true;
+      else if (key?.name === 'paste-end') this.#inPaste = false;
+    });
+    this.#rl.on('line', (line) => {
+      if (this.#inPaste) {
+        this.#pasted.push(line);
+        return;
+      }
+      const whole = [...this.#pasted, line].join('\n');
+      this.#pasted = [];
+      this.#deliver(whole);
+    });
     this.#rl.on('close', () => {
       this.#closed = true;
       this.#deliver(null);
@@ -79,6 +99,7 @@ export class TerminalLineReader implements LineReader {
   read(prompt: string): Promise<string | null> {
     if (this.#closed) return Promise.resolve(null);
     this.#io.input.setRawMode?.(true);
+    this.#io.output.write(BRACKETED_PASTE_ON);
     this.#rl.setPrompt(prompt);
     this.#rl.resume();
     this.#rl.prompt();
@@ -105,10 +126,14 @@ export class TerminalLineReader implements LineReader {
     if (this.#closed) return;
     this.#rl.pause();
     this.#io.input.setRawMode?.(false);
+    // Programs run next (cat, vim...) must not receive paste markers they did not ask for.
+    this.#io.output.write(BRACKETED_PASTE_OFF);
   }
 
   close(): void {
-    if (!this.#closed) this.#rl.close();
+    if (this.#closed) return;
+    this.#io.output.write(BRACKETED_PASTE_OFF);
+    this.#rl.close();
   }
 }
 

@@ -245,3 +245,22 @@ describe('on a terminal', () => {
     }
   });
 });
+
+describe('ui.show_stats', () => {
+  it('asks for usage and prints one summary line after the reply', async () => {
+    h.writeConfig({ models: { fast: { endpoint: server.url, model: 'm' } }, ui: { show_stats: true } });
+    const reply = textReply(['hi']);
+    if (reply.type === 'sse') reply.events.push({ id: 'x', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [], usage: { prompt_tokens: 12, completion_tokens: 3, total_tokens: 15 } });
+    server.enqueue(reply);
+    const r = await run('hello\n');
+    expect(server.requests[0]!.body.stream_options).toEqual({ include_usage: true });
+    expect(r.stderr).toMatch(/\[aish\] 12 → 3 tokens · 0 tool calls · \d+\.\d s/);
+  });
+
+  it('is off by default and then sends no stream_options', async () => {
+    server.enqueue(textReply(['hi']));
+    const r = await run('hello\n');
+    expect(server.requests[0]!.body).not.toHaveProperty('stream_options');
+    expect(r.stderr).not.toContain('tool calls');
+  });
+});

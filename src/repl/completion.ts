@@ -1,0 +1,80 @@
+// Tab completion for shell lines: the first word from PATH executables and the known command
+// list, later words as file paths relative to aish's cwd (`~/` expanded, directories get `/`).
+// Meta lines are completed from the command table (src/meta/dispatch.ts).
+
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+export interface ShellCompletionContext {
+  cwd: string;
+  env: Record<string, string | undefined>;
+  knownCommands: readonly string[];
+}
+
+/** PATH is read at most this often; a new program appears after that. */
+const PATH_CACHE_MS = 30_000;
+
+export class ShellCompleter {
+  #pathCache: { key: string; at: number; names: string[] } | null = null;
+
+  /** readline's completer contract: [candidates, the text they replace]. */
+  complete(line: string, ctx: ShellCompletionContext): [string[], string] {
+    const body = line.startsWith('$') ? line.slice(1) : line;
+    const wordStart = Math.max(body.lastIndexOf(' '), body.lastIndexOf('\t')) + 1;
+    const word = body.slice(wordStart);
+    const isFirstWord = body.slice(0, wordStart).trim() === '' || /(?:\||&&|;)\s*$/.test(body.slice(0, wordStart));
+    if (isFirstWord && !word.includes('/') && !word.startsWith('~') && !word.startsWith('.')) {
+      const names = new Set([...ctx.knownCommands, ...this.#executables(ctx.env.PATH ?? '')]);
+      return [[...names].filter((n) => n.startsWith(word)).sort(), word];
+    }
+    return [completePath(word, ctx), word];
+  }
+
+  #executables(pathVar: string): string[] {
+    const now = Date.now();
+    if (this.#pathCache && this.#pathCache.key === pathVar && now - this.#pathCache.at < PATH_CACHE_MS) return this.#pathCache.names;
+    const names = new Set<string>();
+    for (const dir of pathVar.split(path.delimiter)) {
+      if (!dir) continue;
+      let entries: string[];
+      try {
+        entries = readdirSync(dir);
+      } catch {
+        continue;
+      }
+      for (const name of entries) names.add(name);
+    }
+    this.#pathCache = { key: pathVar, at: now, names: [...names] };
+    return this.#pathCache.names;
+  }
+}
+
+/** File-name candidates for `word` (as typed), keeping what was typed before the last `/`. */
+export function completePath(word: string, ctx: Pick<ShellCompletionContext, 'cwd' | 'env'>): string[] {
+  const home = ctx.env.HOME ?? '';
+  const slash = word.lastIndexOf('/');
+  const typedDir = slash === -1 ? '' : word.slice(0, slash + 1);
+  const prefix = word.slice(slash + 1);
+  const expanded = typedDir.startsWith('~/') || typedDir === '~/' ? home + typedDir.slice(1) : typedDir;
+  const dir = path.resolve(ctx.cwd, expanded || '.');
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const showHidden = prefix.startsWith('.');
+  return entries
+    .filter((name) => name.startsWith(prefix) && (showHidden || !name.startsWith('.')))
+    .sort()
+    .map((name) => {
+      const full = path.join(dir, name);
+      let suffix = '';
+      try {
+        if (statSync(full).isDirectory()) suffix = '/';
+      } catch {
+        // a dangling link: offer it as is
+      }
+      return `${typedDir}${name}${suffix}`;
+    });
+}

@@ -1,0 +1,70 @@
+// The terminal experience as a person sees it: paste, escape sequences from the model, typeahead.
+
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeHome, type AishHome } from '../support/aish-env.js';
+import { ModelServer, textReply } from '../support/model-server.js';
+import { KEY, PtySession } from '../support/pty.js';
+
+let h: AishHome;
+let server: ModelServer;
+let term: PtySession | undefined;
+
+beforeEach(async () => {
+  h = makeHome();
+  server = await ModelServer.start();
+  h.writeConfig({ models: { fast: { endpoint: server.url, model: 'm' } } });
+});
+afterEach(async () => {
+  term?.kill();
+  term = undefined;
+  await server.close();
+  h.cleanup();
+});
+
+const PROMPT = '[aish:fast]> ';
+
+describe('on a terminal', () => {
+  it('a bracketed paste of several lines is one input (a traceback becomes one question)', async () => {
+    server.enqueue(textReply(['That is a ValueError.']));
+    const t = (term = PtySession.start({ cwd: h.cwd, env: h.env }));
+    await t.waitFor(PROMPT);
+    expect(t.raw).toContain('\x1b[?2004h');
+    t.write('\x1b[200~Traceback (most recent call last):\n  File "x.py", line 1\nls: ValueError: boom\x1b[201~');
+    t.write(KEY.enter);
+    await t.waitFor('That is a ValueError.');
+    expect(server.requests).toHaveLength(1);
+    expect(server.requests[0]!.body.messages.at(-1)).toEqual({
+      role: 'user',
+      content: 'Traceback (most recent call last):\n  File "x.py", line 1\nls: ValueError: boom',
+    });
+    expect(t.text).not.toContain('╭─ ls');
+  });
+
+  it('a reply with raw escape sequences cannot move the cursor, clear the screen or set the title', async () => {
+    const evil = 'safe\x1b[2J\x1b[H\x1b]0;owned\x07\x1b[10A\x1b[31mred\x9b2J end';
+    server.enqueue(textReply([evil]));
+    const t = (term = PtySession.start({ cwd: h.cwd, env: h.env }));
+    await t.waitFor(PROMPT);
+    const mark = t.raw.length;
+    t.line('show me something');
+    await t.waitFor(' end');
+    const reply = t.raw.slice(mark);
+    expect(reply).not.toContain('\x1b[2J');
+    expect(reply).not.toContain('\x1b]0;');
+    expect(reply).not.toContain('\x1b[10A');
+    expect(reply).not.toContain('\x1b[H');
+    expect(reply).not.toContain('\x9b');
+    expect(t.text).toContain('safe^[[2J^[[H^[]0;owned^G^[[10A^[[31mred<9b>2J end');
+  });
+
+  it('bracketed paste is switched off while a command runs', async () => {
+    const t = (term = PtySession.start({ cwd: h.cwd, env: h.env }));
+    await t.waitFor(PROMPT);
+    const mark = t.raw.length;
+    t.line('echo running');
+    await t.waitFor(/exit 0/);
+    const during = t.raw.slice(mark);
+    expect(during.indexOf('\x1b[?2004l')).toBeGreaterThanOrEqual(0);
+    expect(during.indexOf('\x1b[?2004l')).toBeLessThan(during.indexOf('running\r\n'));
+  });
+});

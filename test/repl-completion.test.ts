@@ -1,0 +1,44 @@
+import { mkdirSync, mkdtempSync, writeFileSync, chmodSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ShellCompleter, completePath } from '../src/repl/completion.js';
+
+let root: string;
+let bin: string;
+beforeAll(() => {
+  root = mkdtempSync(path.join(tmpdir(), 'aish-complete-'));
+  mkdirSync(path.join(root, 'src'));
+  mkdirSync(path.join(root, 'home', 'docs'), { recursive: true });
+  writeFileSync(path.join(root, 'src', 'main.ts'), '');
+  writeFileSync(path.join(root, 'src', 'math.ts'), '');
+  writeFileSync(path.join(root, 'README.md'), '');
+  writeFileSync(path.join(root, '.hidden'), '');
+  bin = path.join(root, 'bin');
+  mkdirSync(bin);
+  writeFileSync(path.join(bin, 'frobnicate'), '#!/bin/sh\n');
+  chmodSync(path.join(bin, 'frobnicate'), 0o755);
+});
+
+const ctx = () => ({ cwd: root, env: { HOME: path.join(root, 'home'), PATH: bin }, knownCommands: ['git', 'grep'] });
+
+describe('shell completion', () => {
+  it.each([
+    ['gr', ['grep'], 'gr'],
+    ['frob', ['frobnicate'], 'frob'],
+    ['$fro', ['frobnicate'], 'fro'],
+    ['ls | gr', ['grep'], 'gr'],
+    ['cat src/ma', ['src/main.ts', 'src/math.ts'], 'src/ma'],
+    ['cat R', ['README.md'], 'R'],
+    ['ls s', ['src/'], 's'],
+    ['ls ~/d', ['~/docs/'], '~/d'],
+    ['cat .h', ['.hidden'], '.h'],
+    ['cat nothing-here', [], 'nothing-here'],
+  ])('%j', (line, hits, replaced) => {
+    expect(new ShellCompleter().complete(line, ctx())).toEqual([hits, replaced]);
+  });
+
+  it('hides dotfiles unless asked for', () => {
+    expect(completePath('', ctx())).not.toContain('.hidden');
+  });
+});
