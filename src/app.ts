@@ -18,7 +18,7 @@ import { completeMeta, dispatchMeta } from './meta/dispatch.js';
 import type { MetaCommand, MetaContext } from './meta/types.js';
 import { Renderer } from './render/renderer.js';
 import { colorLevel, createStyle } from './render/style.js';
-import { loadInputHistory, saveInputHistory } from './repl/input-history.js';
+import { appendInputHistory, loadInputHistory } from './repl/input-history.js';
 import { PipedLineReader, TerminalLineReader, type LineReader } from './repl/line-reader.js';
 import { preloadBroker } from './broker/stream.js';
 import { classify } from './router.js';
@@ -225,7 +225,8 @@ export class App implements MetaContext {
   /** The prompt: `[aish:<model>]> ` or the `shell.prompt` template. */
   prompt(): string {
     const template = this.config.shell.prompt;
-    if (!template) return `${this.render.style.bold(`[aish:${this.activeModel}]`)}> `;
+    const routing = this.conversation.routing.auto ? ' ↻' : '';
+    if (!template) return `${this.render.style.bold(`[aish:${this.activeModel}${routing}]`)}> `;
     const home = this.#shell.env.HOME;
     const cwd = this.#shell.cwd;
     const values: Record<string, string> = {
@@ -236,7 +237,7 @@ export class App implements MetaContext {
       ctx_max: String(this.config.context.token_budget),
       turn: String(this.#turn),
       last_status: String(this.#lastStatus),
-      mode: '',
+      mode: this.conversation.routing.auto ? 'route' : '',
     };
     return template.replace(/\{(\w+)\}/g, (whole, key: string) => values[key] ?? whole);
   }
@@ -280,10 +281,10 @@ export class App implements MetaContext {
         return [[], line];
       },
       onHistory: (entries) => {
-        if (!file) return;
-        const copy = [...entries];
+        const entry = entries[0];
+        if (!file || entry === undefined) return;
         this.#historySave = this.#historySave
-          .then(() => saveInputHistory(file, copy, size))
+          .then(() => appendInputHistory(file, entry, size))
           .catch((err) => {
             if (this.#historyWarned) return;
             this.#historyWarned = true;

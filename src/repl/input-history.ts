@@ -1,35 +1,46 @@
-// Persistent input history: one entry per line in `<state dir>/input_history`, oldest first,
-// file 0600 and dir 0700, bounded. Failures are reported once by the caller and never stop aish.
+// Persistent input history in `<state dir>/input_history`: one entry per line, oldest first, file
+// 0600 and dir 0700. Entries are appended as they are typed, so several aish sessions at once all
+// keep theirs; loading de-duplicates (newest wins) and caps, and the file is rewritten compactly
+// when it has grown past twice the cap. Failures are reported once by the caller.
 
-import { mkdir, readFile, writeFile, rename } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-/** Loads history newest-first (readline's order). A missing file is an empty history. */
+/** Entries newest-first (readline's order), de-duplicated and capped. A missing file is empty. */
 export async function loadInputHistory(file: string, max: number): Promise<string[]> {
-  let text: string;
+  return newestFirst(await readLines(file), max);
+}
+
+/** Appends one entry; rewrites the file compactly when it holds more than twice `max` lines. */
+export async function appendInputHistory(file: string, entry: string, max: number): Promise<void> {
+  if (entry.trim() === '' || entry.includes('\n')) return;
+  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  await appendFile(file, `${entry}\n`, { mode: 0o600 });
+  const lines = await readLines(file);
+  if (lines.length <= max * 2) return;
+  const kept = newestFirst(lines, max).reverse();
+  const tmp = `${file}.${process.pid}.tmp`;
+  await writeFile(tmp, `${kept.join('\n')}\n`, { mode: 0o600 });
+  await rename(tmp, file);
+}
+
+async function readLines(file: string): Promise<string[]> {
   try {
-    text = await readFile(file, 'utf8');
+    return (await readFile(file, 'utf8')).split('\n').filter((l) => l.trim() !== '');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw err;
   }
-  const lines = text.split('\n').filter((l) => l.trim() !== '');
+}
+
+function newestFirst(lines: readonly string[], max: number): string[] {
   const seen = new Set<string>();
-  const newestFirst: string[] = [];
-  for (let i = lines.length - 1; i >= 0 && newestFirst.length < max; i--) {
+  const out: string[] = [];
+  for (let i = lines.length - 1; i >= 0 && out.length < max; i--) {
     const line = lines[i]!;
     if (seen.has(line)) continue;
     seen.add(line);
-    newestFirst.push(line);
+    out.push(line);
   }
-  return newestFirst;
-}
-
-/** Writes history (given newest-first) atomically, oldest first, capped at `max` entries. */
-export async function saveInputHistory(file: string, newestFirst: readonly string[], max: number): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-  const lines = newestFirst.slice(0, max).reverse();
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, lines.length ? `${lines.join('\n')}\n` : '', { mode: 0o600 });
-  await rename(tmp, file);
+  return out;
 }

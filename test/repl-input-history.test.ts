@@ -1,0 +1,33 @@
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, it } from 'vitest';
+import { appendInputHistory, loadInputHistory } from '../src/repl/input-history.js';
+
+it('appends from several sessions, de-duplicates newest-first and caps', async () => {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'aish-hist-')), 'state', 'input_history');
+  await appendInputHistory(file, 'ls', 3);
+  await appendInputHistory(file, 'git status', 3); // another session
+  await appendInputHistory(file, 'ls', 3);
+  await appendInputHistory(file, 'make', 3);
+  await appendInputHistory(file, 'npm test', 3);
+  expect(await loadInputHistory(file, 3)).toEqual(['npm test', 'make', 'ls']);
+  expect(statSync(file).mode & 0o777).toBe(0o600);
+  expect(statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
+});
+
+it('rewrites the file compactly past twice the cap', async () => {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'aish-hist-')), 'input_history');
+  for (let i = 0; i < 25; i++) await appendInputHistory(file, `cmd ${i}`, 5);
+  const lines = readFileSync(file, 'utf8').trim().split('\n');
+  expect(lines.length).toBeLessThanOrEqual(10);
+  expect(lines.at(-1)).toBe('cmd 24');
+  expect(await loadInputHistory(file, 5)).toEqual(['cmd 24', 'cmd 23', 'cmd 22', 'cmd 21', 'cmd 20']);
+});
+
+it('skips blank and multi-line entries', async () => {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'aish-hist-')), 'input_history');
+  await appendInputHistory(file, '   ', 5);
+  await appendInputHistory(file, 'a\nb', 5);
+  expect(await loadInputHistory(file, 5)).toEqual([]);
+});
