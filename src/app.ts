@@ -10,6 +10,8 @@ import { coreCommands } from './meta/core.js';
 import { sessionCommands } from './meta/session.js';
 import { mcpCommands } from './meta/mcp.js';
 import { routeCommands } from './meta/route.js';
+import { norrisCommands } from './meta/norris.js';
+import { runNorris } from './norris/run.js';
 import { McpRegistry } from './mcp/registry.js';
 import { mcpToolHost } from './tools/mcp-host.js';
 import { Spinner } from './render/spinner.js';
@@ -48,7 +50,7 @@ export class App implements MetaContext {
   readonly config: Config;
   readonly render: Renderer;
   readonly conversation: Conversation;
-  readonly commands: readonly MetaCommand[] = [...coreCommands, ...sessionCommands, ...mcpCommands, ...routeCommands];
+  readonly commands: readonly MetaCommand[] = [...coreCommands, ...sessionCommands, ...mcpCommands, ...routeCommands, ...norrisCommands];
   readonly mcp: McpRegistry;
   activeModel: string;
 
@@ -64,6 +66,7 @@ export class App implements MetaContext {
   #historySave: Promise<void> = Promise.resolve();
   readonly #completer = new ShellCompleter();
   #historyWarned = false;
+  #norris = false;
 
   constructor(opts: AppOptions) {
     this.#opts = opts;
@@ -208,6 +211,43 @@ export class App implements MetaContext {
     await this.conversation.ask(text, this.activeModel, signal);
   }
 
+  get norrisRunning(): boolean {
+    return this.#norris;
+  }
+
+  async runNorris(goal: string, signal: AbortSignal): Promise<void> {
+    if (this.#norris) throw new UsageError('Norris is already running');
+    this.#norris = true;
+    const conversation = this.conversation;
+    try {
+      const end = await runNorris(
+        goal,
+        {
+          request: (content, gate, norrisSuffix, s) => conversation.request(content, this.activeModel, s, { gate, maxDepth: 1, norrisSuffix }),
+          runCommand: (command, s) => this.runShellLine(command, s),
+          note: (text) => conversation.pending.append(text),
+          ask: this.#io.isTTY ? (question) => this.#reader?.ask(question) ?? Promise.resolve(null) : null,
+          status: (message) => this.render.status(message),
+          setSummarizing: (enabled) => conversation.context.setSummarizing(enabled),
+          autoApprove: this.config.mcp.auto_approve,
+          maxSteps: this.config.norris.max_steps,
+        },
+        signal,
+      );
+      const words: Record<typeof end, string> = {
+        done: 'done: GOAL: complete',
+        stalled: 'stalled: a reply with no action and no goal line',
+        aborted: 'aborted',
+        halted: 'halted',
+        budget: `stopped: norris.max_steps (${this.config.norris.max_steps}) spent`,
+        error: 'stopped by a model error',
+      };
+      this.render.status(`[Norris] ${words[end]}`);
+    } finally {
+      this.#norris = false;
+    }
+  }
+
   resetConversation(): void {
     this.conversation.reset();
     this.#turn = 0;
@@ -225,7 +265,7 @@ export class App implements MetaContext {
   /** The prompt: `[aish:<model>]> ` or the `shell.prompt` template. */
   prompt(): string {
     const template = this.config.shell.prompt;
-    const routing = this.conversation.routing.auto ? ' ↻' : '';
+    const routing = `${this.conversation.routing.auto ? ' ↻' : ''}${this.#norris ? ' ⚡' : ''}`;
     if (!template) return `${this.render.style.bold(`[aish:${this.activeModel}${routing}]`)}> `;
     const home = this.#shell.env.HOME;
     const cwd = this.#shell.cwd;
@@ -237,7 +277,7 @@ export class App implements MetaContext {
       ctx_max: String(this.config.context.token_budget),
       turn: String(this.#turn),
       last_status: String(this.#lastStatus),
-      mode: this.conversation.routing.auto ? 'route' : '',
+      mode: this.#norris ? 'norris' : this.conversation.routing.auto ? 'route' : '',
     };
     return template.replace(/\{(\w+)\}/g, (whole, key: string) => values[key] ?? whole);
   }

@@ -21,6 +21,9 @@ export interface MetaContext {
   runShellLine(command: string, signal: AbortSignal): Promise<void>;
   /** Sends text to the model as a user turn, whatever the router would say. */
   askModel(text: string, signal: AbortSignal): Promise<void>;
+  /** Runs Norris mode toward `goal` until it ends. */
+  runNorris(goal: string, signal: AbortSignal): Promise<void>;
+  readonly norrisRunning: boolean;
   /** Empties the conversation and the pending buffer. */
   resetConversation(): void;
   clearScreen(): void;

@@ -30,7 +30,7 @@ import { ConfirmToolGate } from '../safety/tool-gate.js';
 import { extractCmdLines } from '../tools/cmd-lines.js';
 import { noTools } from '../tools/no-tools.js';
 import { runRequest, type RequestResult } from '../tools/turn-loop.js';
-import type { ModelClient, ToolHost, ToolOutcome, TurnObserver } from '../tools/types.js';
+import type { ModelClient, ToolGate, ToolHost, ToolOutcome, TurnObserver } from '../tools/types.js';
 
 export interface ConversationOptions {
   config: Config;
@@ -62,6 +62,8 @@ export class Conversation {
   readonly pending = new PendingOutput();
   readonly routing: RoutingState;
   tools: ToolHost = noTools;
+  /** The `[background]` memory block for the next request (empty or null when none). */
+  memory: (() => string | null) | null = null;
   readonly #opts: ConversationOptions;
   readonly #gate: ConfirmToolGate;
   #log: SessionLog | null = null;
@@ -99,13 +101,30 @@ export class Conversation {
    */
   async ask(text: string, modelName: string, signal: AbortSignal): Promise<RequestResult> {
     const { render, config } = this.#opts;
-    const taken = this.pending.take();
     // Routing picks the preset once per user request; the whole tool sub-loop stays on it.
     const route = classifyModel(text, { routing: { auto: this.routing.auto, classes: config.routing.classes } });
     if (route.preset && route.preset !== modelName && config.models[route.preset]) {
       modelName = route.preset;
       render.status(`routed to ${modelName}`);
     }
+    const result = await this.request(text, modelName, signal);
+    if (result.outcome === 'done' || result.outcome === 'depth-limit') await this.#offerCommands(result.text, signal);
+    return result;
+  }
+
+  /**
+   * One model request with the tool loop: `text` (null: continue after tool results) becomes the
+   * user turn with the pending exec output in front. A failure is shown, the user turn removed and
+   * the pending output restored. Options let Norris use its own gate, depth and system suffix.
+   */
+  async request(
+    text: string | null,
+    modelName: string,
+    signal: AbortSignal,
+    options: { gate?: ToolGate; maxDepth?: number; norrisSuffix?: string } = {},
+  ): Promise<RequestResult> {
+    const { render, config } = this.#opts;
+    const taken = text === null ? '' : this.pending.take();
     const fallbackName = config.routing.fallback_model;
     const client = withFallback(
       this.#modelClient(modelName),
@@ -119,12 +138,19 @@ export class Conversation {
         context: this.context,
         model: client,
         tools: this.tools,
-        gate: this.#gate,
+        gate: options.gate ?? this.#gate,
         observer: this.#observer(stats),
-        system: () => composeSystemMessage({ basePrompt: DEFAULT_SYSTEM_PROMPT, summary: this.context.summary }),
-        maxDepth: config.mcp.max_tool_depth,
+        system: () =>
+          composeSystemMessage({
+            basePrompt: DEFAULT_SYSTEM_PROMPT,
+            memory: options.norrisSuffix ? null : (this.memory?.() ?? null),
+            summary: this.context.summary,
+            norrisSuffix: options.norrisSuffix ?? null,
+          }),
+        maxDepth: options.maxDepth ?? config.mcp.max_tool_depth,
+        quietDepthLimit: options.maxDepth !== undefined,
       },
-      mergeUserTurn(taken, text),
+      text === null ? null : mergeUserTurn(taken, text),
       signal,
     );
     switch (result.outcome) {
@@ -138,7 +164,6 @@ export class Conversation {
       case 'done':
       case 'depth-limit':
         if (config.ui.show_stats) render.status(formatStats(stats));
-        await this.#offerCommands(result.text, signal);
         break;
     }
     return result;

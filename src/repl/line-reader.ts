@@ -54,9 +54,11 @@ export class TerminalLineReader implements LineReader {
     });
     // Bracketed paste: newlines inside a paste do not submit; the pasted lines and what follows
     // them up to the next Enter are one input (a pasted traceback is one question).
-    io.input.on('keypress', (_s: string, key: { name?: string } | undefined) => {
+    io.input.on('keypress', (_s: string, key: { name?: string; ctrl?: boolean } | undefined) => {
       if (key?.name === 'paste-start') this.#inPaste = true;
       else if (key?.name === 'paste-end') this.#inPaste = false;
+      // Ctrl-N starts a Norris goal: `:norris ` at the start of an empty line.
+      else if (key?.ctrl && key.name === 'n' && !this.#asking && this.#rl.line === '') setImmediate(() => this.#rl.write(':norris '));
     });
     this.#rl.on('line', (line) => {
       if (this.#inPaste) {

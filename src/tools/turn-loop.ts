@@ -18,11 +18,13 @@ export interface RequestDeps {
   /** The system message, composed fresh for each model request. */
   system(): string;
   maxDepth: number;
+  /** Reaching maxDepth is expected (Norris steps): no status line. */
+  quietDepthLimit?: boolean;
 }
 
 export type RequestResult =
-  | { outcome: 'done'; text: string }
-  | { outcome: 'depth-limit'; text: string }
+  | { outcome: 'done'; text: string; toolCalls: number }
+  | { outcome: 'depth-limit'; text: string; toolCalls: number }
   | { outcome: 'cancelled'; text: string }
   /** The model request failed. `userTurnRemoved`: nothing of this request stayed in the context. */
   | { outcome: 'failed'; error: unknown; userTurnRemoved: boolean };
@@ -31,12 +33,16 @@ export const DEPTH_LIMIT_STATUS = 'tool-call depth limit reached';
 export const DECLINED = '[aish] tool call declined by user';
 export const CANCELLED = '[aish] tool call cancelled by user (Ctrl-C)';
 
-/** Runs one user request to its end. Never rejects for model or tool failures. */
-export async function runRequest(deps: RequestDeps, userContent: string, signal: AbortSignal): Promise<RequestResult> {
+/**
+ * Runs one user request to its end. `userContent` null continues after tool results without a new
+ * user turn (a Norris step). Never rejects for model or tool failures.
+ */
+export async function runRequest(deps: RequestDeps, userContent: string | null, signal: AbortSignal): Promise<RequestResult> {
   const { context, observer } = deps;
-  const user = context.append({ role: 'user', content: userContent });
-  const persistUser = once(() => observer.persist(user));
+  const user = userContent === null ? null : context.append({ role: 'user', content: userContent });
+  const persistUser = once(() => user && observer.persist(user));
   let lastText = '';
+  let toolCalls = 0;
 
   for (let depth = 0; ; depth++) {
     await context.enforceBudget();
@@ -62,7 +68,7 @@ export async function runRequest(deps: RequestDeps, userContent: string, signal:
         observer.persist(context.append({ role: 'assistant', content }));
         return { outcome: 'cancelled', text };
       }
-      if (depth === 0) {
+      if (depth === 0 && user) {
         context.popLastUserTurn();
         return { outcome: 'failed', error, userTurnRemoved: true };
       }
@@ -78,17 +84,18 @@ export async function runRequest(deps: RequestDeps, userContent: string, signal:
       ...(calls.length ? { tool_calls: calls } : {}),
     } as Turn);
     observer.persist(assistant);
-    if (calls.length === 0) return { outcome: 'done', text: result.text };
+    if (calls.length === 0) return { outcome: 'done', text: result.text, toolCalls };
 
     for (const call of calls) {
+      toolCalls++;
       const outcome = await runCall(deps, call, signal);
       const turn = context.append({ role: 'tool', tool_call_id: call.id, name: call.name, content: outcome.content });
       observer.persist(turn);
     }
     if (signal.aborted) return { outcome: 'cancelled', text: lastText };
     if (depth + 1 >= deps.maxDepth) {
-      observer.status(DEPTH_LIMIT_STATUS);
-      return { outcome: 'depth-limit', text: lastText };
+      if (!deps.quietDepthLimit) observer.status(DEPTH_LIMIT_STATUS);
+      return { outcome: 'depth-limit', text: lastText, toolCalls };
     }
   }
 }

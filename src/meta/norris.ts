@@ -1,0 +1,26 @@
+// :norris <goal> starts the autonomous loop; :halt explains how to stop one (Ctrl-C, or `abort`
+// at any [Norris] question).
+
+import { UsageError } from '../errors.js';
+import type { MetaCommand } from './types.js';
+
+export const norrisCommands: MetaCommand[] = [
+  {
+    name: 'norris',
+    usage: '<goal>',
+    summary: 'work autonomously toward a goal (destructive steps still ask)',
+    async run(args, ctx, signal) {
+      const goal = args.trim();
+      if (!goal) throw new UsageError('usage: :norris <goal>');
+      await ctx.runNorris(goal, signal);
+    },
+  },
+  {
+    name: 'halt',
+    usage: '',
+    summary: 'stop Norris mode (also: Ctrl-C, or "abort" at a [Norris] question)',
+    run(_args, ctx) {
+      ctx.render.status(ctx.norrisRunning ? 'halting Norris' : 'Norris is not running');
+    },
+  },
+];

@@ -1,0 +1,92 @@
+// Norris end to end against the loopback model: a three-step plan finishes, a destructive step
+// HALTs and a skip never runs it, a reply without action stalls.
+
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeHome, type AishHome } from '../support/aish-env.js';
+import { everythingStdio } from '../support/mcp-servers.js';
+import { ModelServer, textReply, toolCallReply } from '../support/model-server.js';
+import { KEY, PtySession } from '../support/pty.js';
+import { runAish } from '../support/run-aish.js';
+
+let h: AishHome;
+let server: ModelServer;
+
+beforeEach(async () => {
+  h = makeHome();
+  server = await ModelServer.start();
+  h.writeConfig({
+    models: { fast: { endpoint: server.url, model: 'm' } },
+    mcp: { servers: { everything: everythingStdio() }, auto_approve: ['everything__*'] },
+  });
+});
+afterEach(async () => {
+  await server.close();
+  h.cleanup();
+});
+
+describe('Norris', () => {
+  it('a three-step plan (a tool call, a harmless CMD:, GOAL: complete) finishes with status done', async () => {
+    server.enqueue(
+      toolCallReply([{ id: 'n1', name: 'everything__echo', arguments: '{"message":"step one"}' }]),
+      textReply(['Now a command.\nCMD: echo step-two-ran\n']),
+      textReply(['All good.\nGOAL: complete\n']),
+    );
+    const r = await runAish({ stdin: ':norris make sure echo works\n', cwd: h.cwd, env: h.env });
+    expect(r.stderr).toContain('[aish] [Norris] done: GOAL: complete');
+    expect(r.stdout).toMatch(/╭─ echo step-two-ran ─+\nstep-two-ran\n╰─ exit 0/);
+    expect(server.requests).toHaveLength(3);
+    const system = server.requests[0]!.body.messages[0].content;
+    expect(system).toContain('[NORRIS MODE]');
+    expect(system).toContain('make sure echo works');
+    expect(server.requests[1]!.body.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'n1', content: 'Echo: step one' });
+    expect(server.requests[2]!.body.messages.at(-1).content).toContain('[exec output]\nstep-two-ran');
+  });
+
+  it('a reply with no action and no goal line ends "stalled"; the context is kept', async () => {
+    server.enqueue(textReply(['I think it is fine.']), textReply(['later']));
+    const r = await runAish({ stdin: ':norris tidy up\n:history\n', cwd: h.cwd, env: h.env });
+    expect(r.stderr).toContain('[Norris] stalled');
+    expect(r.stdout).toContain('I think it is fine.');
+    expect(r.stdout).toMatch(/assistant I think it is fine\./);
+  });
+
+  it('piped input cannot approve a destructive step: the run aborts and nothing is deleted', async () => {
+    mkdirSync(path.join(h.cwd, 'data'));
+    server.enqueue(textReply(['CMD: rm -rf ./data\n']));
+    const r = await runAish({ stdin: ':norris clean\n', cwd: h.cwd, env: h.env });
+    expect(r.stderr).toContain('[Norris] aborted');
+    expect(existsSync(path.join(h.cwd, 'data'))).toBe(true);
+  });
+
+  it('on a terminal a destructive CMD: HALTs; skip never runs it and the model is told', async () => {
+    mkdirSync(path.join(h.cwd, 'data'));
+    writeFileSync(path.join(h.cwd, 'data', 'keep.txt'), 'precious');
+    server.enqueue(textReply(['Cleaning.\nCMD: rm -rf ./data\n']), textReply(['Understood.\nGOAL: complete\n']));
+    const t = PtySession.start({ cwd: h.cwd, env: h.env });
+    try {
+      await t.waitFor('[aish:fast]> ');
+      t.line(':norris free some space');
+      await t.waitFor('proceed / skip / abort? [p/s/A]');
+      expect(t.text).toContain('[Norris] destructive command (rm -r / -f): rm -rf ./data');
+      t.line('s');
+      await t.waitFor('[Norris] done');
+      expect(existsSync(path.join(h.cwd, 'data', 'keep.txt'))).toBe(true);
+      expect(server.requests[1]!.body.messages.at(-1).content).toContain('[aish] CMD skipped by user: rm -rf ./data');
+      await t.waitFor(/done[\s\S]*\[aish:fast\]> /);
+      t.write(KEY.ctrlD);
+      await t.exited;
+    } finally {
+      t.kill();
+    }
+  });
+
+  it('stops when norris.max_steps is spent', async () => {
+    h.writeConfig({ models: { fast: { endpoint: server.url, model: 'm' } }, norris: { max_steps: 2 } });
+    server.enqueue(textReply(['CMD: echo a\n']), textReply(['CMD: echo b\n']), textReply(['never asked']));
+    const r = await runAish({ stdin: ':norris loop\n', cwd: h.cwd, env: h.env });
+    expect(r.stderr).toContain('[Norris] stopped: norris.max_steps (2) spent');
+    expect(server.requests).toHaveLength(2);
+  });
+});
