@@ -11,6 +11,9 @@ import { sessionCommands } from './meta/session.js';
 import { mcpCommands } from './meta/mcp.js';
 import { routeCommands } from './meta/route.js';
 import { norrisCommands } from './meta/norris.js';
+import { memoryCommands } from './meta/memory.js';
+import { MemoryStore } from './memory/store.js';
+import { summarizeMemory } from './memory/summarize.js';
 import { runNorris } from './norris/run.js';
 import { McpRegistry } from './mcp/registry.js';
 import { mcpToolHost } from './tools/mcp-host.js';
@@ -50,8 +53,9 @@ export class App implements MetaContext {
   readonly config: Config;
   readonly render: Renderer;
   readonly conversation: Conversation;
-  readonly commands: readonly MetaCommand[] = [...coreCommands, ...sessionCommands, ...mcpCommands, ...routeCommands, ...norrisCommands];
+  readonly commands: readonly MetaCommand[] = [...coreCommands, ...sessionCommands, ...mcpCommands, ...routeCommands, ...norrisCommands, ...memoryCommands];
   readonly mcp: McpRegistry;
+  readonly memory: MemoryStore;
   activeModel: string;
 
   readonly #io: Io;
@@ -92,6 +96,13 @@ export class App implements MetaContext {
       runCommands: true,
       logSessions: true,
     });
+    this.memory = MemoryStore.open(this.#historyDir());
+    if (opts.config.memory.enabled) {
+      this.conversation.memory = () => {
+        const block = this.memory.inject(opts.config.memory.max_inject_chars);
+        return block === '' ? null : block;
+      };
+    }
     this.mcp = createRegistry(opts.config, opts.env, opts.version, this.render);
     this.conversation.tools = mcpToolHost(this.mcp);
   }
@@ -209,6 +220,19 @@ export class App implements MetaContext {
   async askModel(text: string, signal: AbortSignal): Promise<void> {
     this.#turn++;
     await this.conversation.ask(text, this.activeModel, signal);
+  }
+
+  async summarizeMemory(signal: AbortSignal): Promise<void> {
+    await summarizeMemory({
+      config: this.config,
+      env: this.#opts.env,
+      store: this.memory,
+      sessionFile: this.conversation.sessionFile,
+      turns: this.conversation.context.turns,
+      ask: this.#io.isTTY ? (question) => this.#reader?.ask(question) ?? Promise.resolve(null) : null,
+      render: this.render,
+      signal,
+    });
   }
 
   get norrisRunning(): boolean {

@@ -5,6 +5,7 @@ import type { Config } from '../config/schema.js';
 import type { Renderer } from '../render/renderer.js';
 import type { Conversation } from '../repl/conversation.js';
 import type { McpRegistry } from '../mcp/registry.js';
+import type { MemoryStore } from '../memory/store.js';
 
 /** What meta commands can see and do; the app implements it. */
 export interface MetaContext {
@@ -15,6 +16,10 @@ export interface MetaContext {
   readonly commands: readonly MetaCommand[];
   /** The MCP servers of this session. */
   readonly mcp: McpRegistry;
+  /** Long-term memory (memory.jsonl). */
+  readonly memory: MemoryStore;
+  /** `:memory summarize`: proposes items from this session and asks about each. */
+  summarizeMemory(signal: AbortSignal): Promise<void>;
   /** The preset user lines go to. */
   activeModel: string;
   /** Runs a line in the shell exactly as if typed (builtins, frame, pending buffer). */

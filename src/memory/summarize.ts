@@ -1,0 +1,64 @@
+// :memory summarize — asks the summarizer preset for `(fact|pref|context): <content>` lines about
+// the current session, then confirms each candidate with the person (y / N / edit).
+
+import { chat } from '../broker/stream.js';
+import type { Config } from '../config/schema.js';
+import type { Turn } from '../context/turns.js';
+import { UsageError } from '../errors.js';
+import { loadSession } from '../history/load.js';
+import type { Renderer } from '../render/renderer.js';
+import type { AskFn } from '../safety/confirm.js';
+import { parseMemoryCandidates } from './parse.js';
+import type { MemoryStore } from './store.js';
+
+export const MEMORY_PROMPT =
+  'From the conversation below, extract what is worth remembering about the user across sessions: facts about them, their machines and projects (fact), how they like answers (pref), and what they are working on (context). Answer with one item per line, each exactly `(fact|pref|context): <content>`. No other text. If nothing is worth keeping, answer nothing.';
+
+export interface SummarizeMemoryOptions {
+  config: Config;
+  env: Record<string, string | undefined>;
+  store: MemoryStore;
+  sessionFile: string | null;
+  /** Used when the session log is off. */
+  turns: readonly Turn[];
+  ask: AskFn | null;
+  render: Renderer;
+  signal: AbortSignal;
+}
+
+export async function summarizeMemory(o: SummarizeMemoryOptions): Promise<void> {
+  if (!o.ask) throw new UsageError(':memory summarize needs a terminal to confirm each item');
+  const turns = o.sessionFile ? (await loadSession(o.sessionFile)).turns : o.turns;
+  const text = turns
+    .filter((t) => t.role !== 'tool')
+    .map((t) => `${t.role}: ${t.content}`)
+    .join('\n');
+  if (text.trim() === '') throw new UsageError('nothing to summarize yet');
+  const name = o.config.context.summarizer_model ?? o.config.default_model;
+  const model = o.config.models[name]!;
+  const result = await chat({ ...model, max_tokens: 400 }, [
+    { role: 'system', content: MEMORY_PROMPT },
+    { role: 'user', content: text.slice(-12_000) },
+  ], { env: o.env, signal: o.signal });
+  const candidates = parseMemoryCandidates(result.text);
+  if (candidates.length === 0) {
+    o.render.status('nothing proposed');
+    return;
+  }
+  let kept = 0;
+  for (const c of candidates) {
+    if (o.signal.aborted) return;
+    const answer = ((await o.ask(`remember (${c.kind}) ${c.content}? [y/N/edit] `)) ?? '').trim().toLowerCase();
+    let content = c.content;
+    if (answer === 'e' || answer === 'edit') {
+      const edited = await o.ask(`(${c.kind}) `);
+      if (!edited?.trim()) continue;
+      content = edited.trim();
+    } else if (answer !== 'y' && answer !== 'yes') {
+      continue;
+    }
+    o.store.add(c.kind, content);
+    kept++;
+  }
+  o.render.status(`remembered ${kept} of ${candidates.length} proposed item(s)`);
+}
