@@ -15,6 +15,7 @@ import { memoryCommands } from './meta/memory.js';
 import { MemoryStore } from './memory/store.js';
 import { summarizeMemory } from './memory/summarize.js';
 import { runNorris } from './norris/run.js';
+import { createSecondOpinion } from './norris/second-opinion.js';
 import { McpRegistry } from './mcp/registry.js';
 import { mcpToolHost } from './tools/mcp-host.js';
 import { Spinner } from './render/spinner.js';
@@ -235,6 +236,15 @@ export class App implements MetaContext {
     });
   }
 
+  #secondOpinionFn: ((command: string, signal: AbortSignal) => Promise<boolean>) | null = null;
+
+  /** The `deep` preset's opinion (else the default preset's), cached for the session. */
+  #secondOpinion(): (command: string, signal: AbortSignal) => Promise<boolean> {
+    const model = this.config.models.deep ?? this.config.models[this.config.default_model]!;
+    this.#secondOpinionFn ??= createSecondOpinion(model, this.#opts.env);
+    return this.#secondOpinionFn;
+  }
+
   get norrisRunning(): boolean {
     return this.#norris;
   }
@@ -255,6 +265,7 @@ export class App implements MetaContext {
           setSummarizing: (enabled) => conversation.context.setSummarizing(enabled),
           autoApprove: this.config.mcp.auto_approve,
           maxSteps: this.config.norris.max_steps,
+          ...(this.config.norris.second_opinion ? { secondOpinion: this.#secondOpinion() } : {}),
         },
         signal,
       );

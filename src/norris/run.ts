@@ -31,6 +31,11 @@ export interface NorrisHost {
   setSummarizing(enabled: boolean): void;
   autoApprove: readonly string[];
   maxSteps: number;
+  /**
+   * `norris.second_opinion`: asks another model whether a command the static check passed is
+   * destructive; true (or a failure to answer) means HALT. Cached per session by the host.
+   */
+  secondOpinion?: (command: string, signal: AbortSignal) => Promise<boolean>;
 }
 
 /** The block that ends the system message while Norris runs; it carries the goal. */
@@ -94,7 +99,10 @@ export async function runNorris(goal: string, host: NorrisHost, signal: AbortSig
       let ranCommands = false;
       for (const command of extractCmdLines(result.text)) {
         if (signal.aborted) return 'halted';
-        const verdict = isDestructive(command);
+        let verdict = isDestructive(command);
+        if (!verdict.destructive && host.secondOpinion && (await host.secondOpinion(command, signal))) {
+          verdict = { destructive: true, reason: 'second opinion disagrees' };
+        }
         if (verdict.destructive) {
           const answer = await halt(host.ask, `destructive command (${verdict.reason}): ${command}`);
           if (answer === 'abort') return 'aborted';

@@ -90,3 +90,24 @@ describe('Norris', () => {
     expect(server.requests).toHaveLength(2);
   });
 });
+
+describe('Norris second opinion', () => {
+  it('a command the static check passes HALTs when the deep preset says YES; asked once per command', async () => {
+    const deep = await ModelServer.start();
+    try {
+      h.writeConfig({
+        models: { fast: { endpoint: server.url, model: 'm' }, deep: { endpoint: deep.url, model: 'judge' } },
+        norris: { second_opinion: true },
+      });
+      server.enqueue(textReply(['CMD: echo harmless\n']), textReply(['CMD: ./cleanup.sh\n']));
+      deep.enqueue(textReply(['NO']), textReply(['YES']));
+      const r = await runAish({ stdin: ':norris tidy\n', cwd: h.cwd, env: h.env });
+      expect(r.stdout).toMatch(/╭─ echo harmless/);
+      expect(r.stdout).not.toMatch(/╭─ \.\/cleanup\.sh/);
+      expect(r.stderr).toContain('[Norris] aborted');
+      expect(deep.requests.map((q) => q.body.messages.at(-1).content)).toEqual(['echo harmless', './cleanup.sh']);
+    } finally {
+      await deep.close();
+    }
+  });
+});

@@ -1,0 +1,30 @@
+// norris.second_opinion: the `deep` preset is asked whether a command is destructive before Norris
+// runs it without asking. Anything but a clear NO counts as yes (HALT); answers are cached per
+// session so the same command is asked about once.
+
+import { chat } from '../broker/stream.js';
+import type { ModelConfig } from '../config/schema.js';
+
+export const SECOND_OPINION_PROMPT =
+  'You check shell commands before an autonomous agent runs them. Answer with exactly one word: YES if the command could destroy or overwrite data, change system state irreversibly, or hide what it runs; NO otherwise.';
+
+/** A cached second opinion from `model`; resolves true when the command should HALT. */
+export function createSecondOpinion(model: ModelConfig, env: Record<string, string | undefined>): (command: string, signal: AbortSignal) => Promise<boolean> {
+  const cache = new Map<string, boolean>();
+  return async (command, signal) => {
+    const known = cache.get(command);
+    if (known !== undefined) return known;
+    let halt = true;
+    try {
+      const result = await chat({ ...model, max_tokens: 5 }, [
+        { role: 'system', content: SECOND_OPINION_PROMPT },
+        { role: 'user', content: command },
+      ], { env, signal });
+      halt = !/^\s*no\b/i.test(result.text);
+    } catch {
+      halt = true;
+    }
+    cache.set(command, halt);
+    return halt;
+  };
+}
