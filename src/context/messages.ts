@@ -2,20 +2,13 @@
 // (`context.use_tool_role = false`, for strict chat templates) tool results travel in user
 // messages instead, and the result still alternates user / assistant after the system message.
 
+import type { AssistantToolCall, ChatMessage } from '../broker/types.js';
 import type { Turn } from './turns.js';
 
+// One wire shape for the whole program: the broker's (a type-only import; no code is shared).
+export type { ChatMessage };
 /** A tool call as the chat-completions API carries it. */
-export interface WireToolCall {
-  id: string;
-  type: 'function';
-  function: { name: string; arguments: string };
-}
-
-export type ChatMessage =
-  | { role: 'system'; content: string }
-  | { role: 'user'; content: string }
-  | { role: 'assistant'; content: string; tool_calls?: WireToolCall[] }
-  | { role: 'tool'; tool_call_id: string; content: string };
+export type WireToolCall = AssistantToolCall;
 
 export interface ToMessagesOptions {
   /** Send tool results as `role: "tool"` messages (default) or as `[tool: <name>]` user text. */

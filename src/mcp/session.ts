@@ -558,14 +558,7 @@ async function connectHttp(alias: string, cfg: McpServerConfig, opts: McpConnect
       kind === 'sse'
         ? new SSEClientTransport(url, { requestInit: { headers } })
         : new StreamableHTTPClientTransport(url, { requestInit: { headers } });
-    const client = newClient(opts);
-    const protocolVersion = watchProtocolVersion(transport);
-    try {
-      await raceAbort(client.connect(transport, { signal }), signal, () => client.close());
-    } catch (err) {
-      await client.close().catch(() => {});
-      throw err;
-    }
+    const { client, protocolVersion } = await connectClient(transport, opts, signal, (err) => err);
     return { kind, client, transport, target, secrets, stderr: undefined, protocolVersion, fail: (err) => fail(err) };
   };
 
@@ -627,13 +620,24 @@ async function connectStdio(alias: string, cfg: McpServerConfig, opts: McpConnec
     error.stderrTail = stderr.text;
     return error;
   };
+  const { client, protocolVersion } = await connectClient(transport, opts, signal, fail);
+  return { kind: 'stdio', client, transport, target, secrets, stderr, protocolVersion, fail };
+}
+
+/** Connects a new SDK client over `transport`; on failure closes it and throws `mapError(err)`. */
+async function connectClient(
+  transport: Parameters<typeof watchProtocolVersion>[0],
+  opts: Parameters<typeof newClient>[0],
+  signal: AbortSignal,
+  mapError: (err: unknown) => unknown,
+): Promise<{ client: ReturnType<typeof newClient>; protocolVersion: ReturnType<typeof watchProtocolVersion> }> {
   const client = newClient(opts);
   const protocolVersion = watchProtocolVersion(transport);
   try {
     await raceAbort(client.connect(transport, { signal }), signal, () => client.close());
   } catch (err) {
     await client.close().catch(() => {});
-    throw fail(err);
+    throw mapError(err);
   }
-  return { kind: 'stdio', client, transport, target, secrets, stderr, protocolVersion, fail };
+  return { client, protocolVersion };
 }

@@ -1,8 +1,10 @@
 // Draws a model reply as it streams: text with control sequences neutralised, reasoning dim,
-// `CMD: ` lines bold cyan. Only the first few characters of a line are held back, until it is
-// clear whether the line starts with `CMD: `; everything else is written as it arrives.
+// `CMD: ` lines bold cyan. With colour on, the text goes through the append-only markdown renderer
+// (markdown.ts). With colour off it is written as it arrives, byte for byte; only the first few
+// characters of a line are held back, until it is clear whether the line starts with `CMD: `.
 
 import { CMD_PREFIX } from '../tools/cmd-lines.js';
+import { MarkdownRenderer } from './markdown.js';
 import type { Renderer } from './renderer.js';
 import { neutralize } from './sanitize.js';
 
@@ -13,8 +15,12 @@ export class ReplyRenderer {
   #held = '';
   #inReasoning = false;
   #wroteAnything = false;
+  /** Present when colour is on; wraps at the terminal width the reply started with. */
+  readonly #markdown: MarkdownRenderer | null;
 
-  constructor(private readonly render: Renderer) {}
+  constructor(private readonly render: Renderer) {
+    this.#markdown = render.colorEnabled ? new MarkdownRenderer({ style: render.style, width: render.io.columns() }) : null;
+  }
 
   /** Whether any reply text or reasoning was written. */
   get wroteAnything(): boolean {
@@ -24,6 +30,7 @@ export class ReplyRenderer {
   reasoning(text: string): void {
     if (text === '') return;
     if (!this.#inReasoning) {
+      if (this.#markdown) this.render.write(this.#markdown.flush());
       this.render.endLine();
       this.#inReasoning = true;
     }
@@ -39,6 +46,10 @@ export class ReplyRenderer {
       this.render.write('\n');
     }
     this.#wroteAnything = true;
+    if (this.#markdown) {
+      this.render.write(this.#markdown.push(neutralize(chunk)));
+      return;
+    }
     let rest = neutralize(chunk);
     while (rest !== '') {
       const nl = rest.indexOf('\n');
@@ -52,6 +63,7 @@ export class ReplyRenderer {
 
   /** Flushes anything held back; call at the end of a reply (or when it is interrupted). */
   finish(): void {
+    if (this.#markdown) this.render.write(this.#markdown.flush());
     if (this.#held !== '') this.#emit(this.#held, 'text');
     this.#held = '';
     this.#kind = 'undecided';

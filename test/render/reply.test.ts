@@ -1,11 +1,12 @@
+import stripAnsi from 'strip-ansi';
 import { describe, expect, it } from 'vitest';
 import { Renderer } from '../../src/render/renderer.js';
 import { ReplyRenderer } from '../../src/render/reply.js';
 import { createStyle } from '../../src/render/style.js';
 import { captureIo } from '../support/capture-io.js';
 
-function setup(level: 0 | 1 = 1) {
-  const cap = captureIo();
+function setup(level: 0 | 1 = 1, columns = 80) {
+  const cap = captureIo({ columns });
   const reply = new ReplyRenderer(new Renderer(cap.io, createStyle(level)));
   return { cap, reply };
 }
@@ -15,7 +16,39 @@ describe('ReplyRenderer', () => {
     const { cap, reply } = setup();
     for (const c of ['Try this:\nC', 'MD', ': ls -', 'la\nthen CMD: no\n']) reply.text(c);
     reply.finish();
-    expect(cap.stdout).toBe('Try this:\n\x1b[1m\x1b[36mCMD: ls -\x1b[39m\x1b[22m\x1b[1m\x1b[36mla\x1b[39m\x1b[22m\nthen CMD: no\n');
+    // With colour on, a CMD: line is painted a word at a time, so chunking never shows.
+    const cyan = (s: string) => `\x1b[1m\x1b[36m${s}\x1b[39m\x1b[22m`;
+    expect(cap.stdout).toBe(`Try this:\n${cyan('CMD: ')}${cyan('ls ')}${cyan('-la')}\nthen CMD: no\n`);
+  });
+
+  it('without colour writes the text byte for byte as it arrives', () => {
+    const { cap, reply } = setup(0, 20);
+    const chunks = ['# Title\nTry **this**:\nC', 'MD', ': ls -', 'la\n- a list item longer than the twenty columns', '\n```ts\nconst a = 1;\n```'];
+    const seen: string[] = [];
+    for (const c of chunks) {
+      reply.text(c);
+      seen.push(cap.stdout);
+    }
+    expect(seen[0]).toBe('# Title\nTry **this**:\n');
+    expect(seen[2]).toBe('# Title\nTry **this**:\nCMD: ls -');
+    reply.finish();
+    expect(cap.stdout).toBe(`${chunks.join('')}\n`);
+  });
+
+  it('with colour renders markdown, wrapped to the terminal width', () => {
+    const { cap, reply } = setup(1, 30);
+    for (const c of ['# Ti', 'tle\n\n- a list item longer than ', 'the thirty columns of this terminal\n']) reply.text(c);
+    reply.finish();
+    expect(cap.stdout).toContain('\x1b[1m\x1b[4mTi');
+    expect(stripAnsi(cap.stdout)).toBe('Title\n\n• a list item longer than the\n  thirty columns of this\n  terminal\n');
+  });
+
+  it('finish() completes the last line, held back or not', () => {
+    const { cap, reply } = setup(1);
+    reply.text('see **this');
+    expect(cap.stdout).toBe('see');
+    reply.finish();
+    expect(cap.stdout).toBe('see **this\n');
   });
 
   it('a line that only starts like CMD: is plain text', () => {
@@ -39,5 +72,13 @@ describe('ReplyRenderer', () => {
     reply.text('answer');
     reply.finish();
     expect(cap.stdout).toBe('\x1b[2mthinking...\x1b[22m\n\nanswer\n');
+  });
+
+  it('reasoning arriving mid-line first completes the line of text', () => {
+    const { cap, reply } = setup();
+    reply.text('half a li');
+    reply.reasoning('hmm');
+    reply.finish();
+    expect(cap.stdout).toBe('half a li\n\x1b[2mhmm\x1b[22m\n');
   });
 });

@@ -19,27 +19,21 @@ export interface RunOptions {
 }
 
 /** Runs aish to completion. Rejects only if it does not exit within the timeout. */
-export function runAish(opts: RunOptions): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [AISH_BIN, ...(opts.args ?? [])], {
-      cwd: opts.cwd,
-      env: opts.env,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`aish did not exit within ${opts.timeoutMs ?? 15000} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+export async function runAish(opts: RunOptions): Promise<RunResult> {
+  const run = startAish(opts);
+  run.child.stdin.end(opts.stdin ?? '');
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      run.child.kill('SIGKILL');
+      reject(new Error(`aish did not exit within ${opts.timeoutMs ?? 15000} ms\nstdout: ${run.stdout}\nstderr: ${run.stderr}`));
     }, opts.timeoutMs ?? 15000);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr });
-    });
-    child.stdin.end(opts.stdin ?? '');
   });
+  try {
+    return await Promise.race([run.exited, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Starts aish with piped stdin kept open, for tests that interact over time. */
