@@ -111,3 +111,22 @@ describe('Norris second opinion', () => {
     }
   });
 });
+
+describe('Norris and summaries', () => {
+  it('no summarizing on eviction while Norris runs', async () => {
+    const summarizer = await ModelServer.start();
+    try {
+      h.writeConfig({
+        models: { fast: { endpoint: server.url, model: 'm' }, small: { endpoint: summarizer.url, model: 's' } },
+        context: { max_turns: 2, summarize_on_evict: true, summarizer_model: 'small' },
+      });
+      server.enqueue(textReply(['CMD: echo one\n']), textReply(['CMD: echo two\n']), textReply(['GOAL: complete\n']));
+      const r = await runAish({ stdin: ':norris count\n', cwd: h.cwd, env: h.env });
+      expect(r.stderr).toContain('[Norris] done');
+      expect(r.stderr).toContain('[context] oldest');
+      expect(summarizer.requests).toHaveLength(0);
+    } finally {
+      await summarizer.close();
+    }
+  });
+});

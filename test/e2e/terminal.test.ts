@@ -57,6 +57,26 @@ describe('on a terminal', () => {
     expect(t.text).toContain('safe^[[2J^[[H^[]0;owned^G^[[10A^[[31mred<9b>2J end');
   });
 
+  it('markdown is rendered for the terminal: heading, emphasis, list, highlighted code, CMD: line', async () => {
+    server.enqueue(textReply(['# Plan\n\nUse **bold** ideas.\n- first\n- sec', 'ond\n```ts\nconst x = 1;\n```\nCMD: ls -la\n']));
+    const t = (term = PtySession.start({ cwd: h.cwd, env: h.env, cols: 60 }));
+    await t.waitFor(PROMPT);
+    const mark = t.raw.length;
+    t.line('write a plan');
+    await t.waitFor("execute 'ls -la'? [y/N] ");
+    const screen = t.text.slice(t.text.indexOf('write a plan'));
+    expect(screen).toMatch(/[\r\n]Plan\n/);
+    expect(screen).not.toContain('# Plan');
+    expect(screen).toContain('Use bold ideas.');
+    expect(screen).toContain('• first\n• second\n');
+    expect(screen).toContain('  const x = 1;');
+    const raw = t.raw.slice(mark);
+    expect(raw).toContain('\x1b[1m\x1b[4mPlan');
+    expect(raw).toMatch(/\x1b\[35mconst\x1b\[39m/);
+    expect(raw).toContain('\x1b[1m\x1b[36mCMD: ');
+    t.line('n');
+  });
+
   it('bracketed paste is switched off while a command runs', async () => {
     const t = (term = PtySession.start({ cwd: h.cwd, env: h.env }));
     await t.waitFor(PROMPT);
