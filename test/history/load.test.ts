@@ -150,7 +150,7 @@ describe('loadSession', () => {
     appendable(loaded.turns);
   });
 
-  it('loads a 100 000-line file fast, holding a bounded number of turns', async () => {
+  it('loads a 100 000-line file holding a bounded number of turns (speed is in npm run bench)', async () => {
     const f = path.join(dir, 'big.jsonl');
     const out = createWriteStream(f);
     out.write(`${HEADER}\n`);
@@ -161,15 +161,12 @@ describe('loadSession', () => {
     }
     out.end();
     await once(out, 'close');
-    const t0 = performance.now();
     const loaded = await loadSession(f, { keepTurns: 160 });
-    const ms = performance.now() - t0;
     expect(loaded.turns).toHaveLength(160);
     expect(loaded.turns.at(-1)).toEqual({ role: 'assistant', content: `answer 49999 ${filler}` });
     expect(loaded.omitted).toBe(100_000 - 160);
     expect(loaded.summary).toBe('at 40000');
     expect(loaded.warnings).toEqual([]);
-    expect(ms).toBeLessThan(5000);
   });
 });
 

