@@ -54,7 +54,7 @@ describe('SessionLog.create', () => {
     expect(() => log.rename('x')).toThrow(UsageError);
   });
 
-  it.skipIf(process.getuid?.() === 0)('an unwritable dir turns logging off without throwing', () => {
+  it.skipIf(process.getuid?.() === 0)('an unwritable dir turns logging off without throwing (skipped as root: root writes anywhere)', () => {
     mkdirSync(dir, { recursive: true });
     chmodSync(dir, 0o500);
     const { log, problem } = SessionLog.create({ dir, startedAt: started, model: 'fast', version: '1' });
