@@ -58,3 +58,10 @@ export function errorMessage(err: unknown): string {
   if (err instanceof Error) return err.message;
   return String(err);
 }
+
+/** One line for the person: the message of a known error, more only with AISH_DEBUG. */
+export function describeError(err: unknown, env: Record<string, string | undefined>): string {
+  if (err instanceof AishError) return err.message;
+  const base = `internal error: ${errorMessage(err)}`;
+  return env.AISH_DEBUG && err instanceof Error && err.stack ? `${base}\n${err.stack}` : base;
+}

@@ -5,13 +5,13 @@
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { App, describeError } from './app.js';
+import { createApp } from './app.js';
 import { HELP, parseCli } from './cli.js';
 import { loadConfig } from './config/load.js';
 import type { Config } from './config/schema.js';
 import { runOneShot } from './one-shot.js';
 import type { CliOptions } from './cli.js';
-import { ConfigError, FatalError, UsageError, errorMessage } from './errors.js';
+import { ConfigError, FatalError, UsageError, describeError, errorMessage } from './errors.js';
 import type { Io } from './io.js';
 import { xdgState } from 'xdg-basedir';
 
@@ -57,18 +57,12 @@ async function main(): Promise<number> {
 
   if (cli.prompt !== undefined) return oneShot(cli, loaded.config, env);
 
-  const isTTY = Boolean(process.stdin.isTTY && process.stdout.isTTY);
-  const io: Io = {
-    input: process.stdin,
-    output: process.stdout,
-    errors: process.stderr,
-    isTTY,
-    columns: () => process.stdout.columns || 80,
-  };
+  // Prompts, line editing and colour need a terminal on both ends.
+  const io = createIo(Boolean(process.stdin.isTTY && process.stdout.isTTY));
 
-  let app: App;
+  let app: ReturnType<typeof createApp>;
   try {
-    app = new App({
+    app = createApp({
       io,
       config: loaded.config,
       configFile: loaded.file,
@@ -108,13 +102,8 @@ async function oneShot(cli: CliOptions, config: Config, env: Record<string, stri
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(0);
   });
-  const io: Io = {
-    input: process.stdin,
-    output: process.stdout,
-    errors: process.stderr,
-    isTTY: Boolean(process.stdout.isTTY && process.stderr.isTTY),
-    columns: () => process.stdout.columns || 80,
-  };
+  // stdin may be a pipe here; the reply is decorated when both output streams are a terminal.
+  const io = createIo(Boolean(process.stdout.isTTY && process.stderr.isTTY));
   try {
     return await runOneShot({ io, config, env, version: VERSION, prompt: cli.prompt!, stdinText, model: cli.model, signal: controller.signal });
   } catch (err) {
@@ -124,6 +113,17 @@ async function oneShot(cli: CliOptions, config: Config, env: Record<string, stri
     }
     throw err;
   }
+}
+
+/** The process's streams as every part receives them. */
+function createIo(isTTY: boolean): Io {
+  return {
+    input: process.stdin,
+    output: process.stdout,
+    errors: process.stderr,
+    isTTY,
+    columns: () => process.stdout.columns || 80,
+  };
 }
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {

@@ -3,13 +3,17 @@
 // 0 answered, 1 model or broker error, 130 interrupted (2 for usage is decided before this).
 
 import type { Config } from './config/schema.js';
+import { PendingOutput } from './context/pending-output.js';
 import { UsageError } from './errors.js';
 import type { Io } from './io.js';
+import { connectConfiguredServers, createRegistry } from './mcp/startup.js';
 import { Renderer } from './render/renderer.js';
 import { colorLevel, createStyle } from './render/style.js';
-import { Conversation } from './repl/conversation.js';
-import { connectConfiguredServers, createRegistry } from './app.js';
+import { createTurnView } from './render/turn-view.js';
+import { ConfirmToolGate } from './safety/tool-gate.js';
 import { mcpToolHost } from './tools/mcp-host.js';
+import { TurnCore } from './turn/core.js';
+import { presetModels, startingModel } from './turn/model-client.js';
 
 export interface OneShotOptions {
   io: Io;
@@ -35,28 +39,25 @@ export function oneShotPrompt(prompt: string, stdinText: string | undefined): st
 
 export async function runOneShot(opts: OneShotOptions): Promise<number> {
   if (opts.prompt.trim() === '') throw new UsageError('-p needs a question');
-  const model = opts.model ?? opts.config.default_model;
-  if (!opts.config.models[model]) {
-    throw new UsageError(`--model: no preset named "${model}" (presets: ${Object.keys(opts.config.models).join(', ')})`);
-  }
-  const render = new Renderer(opts.io, createStyle(colorLevel(opts.env, opts.io.isTTY)));
-  const conversation = new Conversation({
-    config: opts.config,
-    env: opts.env,
-    io: opts.io,
-    render,
-    historyDir: undefined,
-    version: opts.version,
-    startedAt: new Date(),
+  const { config, env, io } = opts;
+  const model = startingModel(config, opts.model);
+  const render = new Renderer(io, createStyle(colorLevel(env, io.isTTY)));
+  const registry = createRegistry(config, env, opts.version, render);
+  // Nobody is asked: tools run only when auto-approved, CMD: lines are printed and never run.
+  const core = new TurnCore({
+    config,
+    models: presetModels(config, env),
+    pending: new PendingOutput(),
+    tools: mcpToolHost(registry),
+    gate: new ConfirmToolGate({ policy: config.mcp.auto_approve, ask: null, show: () => {} }),
     ask: null,
-    runShellLine: async () => {},
-    runCommands: false,
-    logSessions: false,
+    commands: null,
+    recorder: null,
+    background: () => null,
+    observer: createTurnView(render, { showStats: config.ui.show_stats }),
   });
-  const registry = createRegistry(opts.config, opts.env, opts.version, render);
-  conversation.tools = mcpToolHost(registry);
-  await connectConfiguredServers(registry, opts.config, opts.io, render);
-  const result = await conversation.ask(oneShotPrompt(opts.prompt, opts.stdinText), model, opts.signal);
+  await connectConfiguredServers(registry, config, render);
+  const result = await core.ask(oneShotPrompt(opts.prompt, opts.stdinText), model, opts.signal);
   render.endLine();
   await registry.closeAll();
   switch (result.outcome) {

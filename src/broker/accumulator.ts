@@ -3,7 +3,7 @@
 // starts a new call, a repeated id or name is the same call, an empty name never clobbers.
 // Pure: no I/O, no events; the stream reads `add`'s return value to announce new calls.
 
-import { isRecord } from './shape.js';
+import { isRecord } from '../is-record.js';
 import type { ToolCall } from './types.js';
 
 interface Entry {

@@ -3,7 +3,7 @@
 // they are built only here.
 
 import { AishError } from '../errors.js';
-import { isRecord } from './shape.js';
+import { isRecord } from '../is-record.js';
 
 export type BrokerErrorKind = 'transport' | 'decode' | 'api' | 'broker';
 

@@ -4,7 +4,7 @@
 
 import { ToolCallAccumulator } from './accumulator.js';
 import { apiError } from './errors.js';
-import { isRecord } from './shape.js';
+import { isRecord } from '../is-record.js';
 import type { BrokerEvent, ChatResult, TokenUsage } from './types.js';
 
 /** Builds one reply from its chunks; `emit` receives events synchronously, in arrival order. */

@@ -5,7 +5,7 @@
 
 import { createParser, type EventSourceMessage, type EventSourceParser, type ParseError } from 'eventsource-parser';
 import { apiError, closedError, decodeError, oneLine } from './errors.js';
-import { isRecord } from './shape.js';
+import { isRecord } from '../is-record.js';
 import type { ReplyBuilder } from './reply.js';
 import type { BrokerEvent } from './types.js';
 

@@ -57,3 +57,9 @@ export interface ChatResult {
   usage?: TokenUsage;
   receivedDelta: boolean;
 }
+
+/** One streamed model request, already bound to a preset and its environment (what the turn core asks). */
+export interface ModelClient {
+  readonly name: string;
+  stream(messages: ChatMessage[], onEvent: (e: BrokerEvent) => void, opts: { tools?: ToolDefinition[]; signal: AbortSignal }): Promise<ChatResult>;
+}

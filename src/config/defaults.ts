@@ -1,7 +1,5 @@
-// Built-in values: the command list the router knows, the programs that need the terminal, and
-// the model presets aish starts with when no config file names any.
-
-import type { ModelConfig } from './schema.js';
+// Built-in values: the command list the line router knows and the programs that need the terminal.
+// Imports nothing, so the schema can use it without a cycle (the presets live in default-models.ts).
 
 /**
  * Commands people type daily; a line starting with one goes to the shell (SPEC §3 rule 4).
@@ -46,46 +44,3 @@ export const DEFAULT_INTERACTIVE: readonly string[] = [
   'vim', 'vi', 'nvim', 'nano', 'emacs', 'less', 'more', 'man', 'info', 'top', 'htop', 'btop',
   'watch', 'ssh', 'sftp', 'tmux', 'screen', 'mc', 'ranger', 'nnn', 'tig', 'lazygit', 'fzf',
 ];
-
-/** Where a bare `npm start` looks for a model: llama.cpp's server on its default port. */
-export const DEFAULT_LOCAL_ENDPOINT = 'http://127.0.0.1:8080/v1';
-
-/**
- * Presets used when the config file defines no `models`. The local presets follow
- * `AISH_BASE_URL` / `OPENAI_BASE_URL` and `AISH_MODEL` / `OPENAI_MODEL`; a key is sent to a local
- * server only when the base URL came from the environment too.
- */
-export function defaultModels(env: Record<string, string | undefined>): Record<string, ModelConfig> {
-  const baseFromEnv = env.AISH_BASE_URL || env.OPENAI_BASE_URL;
-  const endpoint = baseFromEnv || DEFAULT_LOCAL_ENDPOINT;
-  const model = env.AISH_MODEL || env.OPENAI_MODEL || 'local';
-  const keyEnv = !baseFromEnv ? undefined : env.AISH_BASE_URL ? 'AISH_API_KEY' : 'OPENAI_API_KEY';
-  const local = (name: string): ModelConfig => ({
-    endpoint,
-    model: name,
-    ...(keyEnv ? { key_env: keyEnv } : {}),
-    temperature: 0.2,
-    timeout_ms: 60_000,
-    headers: {},
-  });
-  return {
-    fast: local(model),
-    deep: local(env.AISH_DEEP_MODEL || model),
-    openai: {
-      endpoint: 'https://api.openai.com/v1',
-      model: 'gpt-4o-mini',
-      key_env: 'OPENAI_API_KEY',
-      temperature: 0.2,
-      timeout_ms: 60_000,
-      headers: {},
-    },
-    openrouter: {
-      endpoint: 'https://openrouter.ai/api/v1',
-      model: 'openai/gpt-4o-mini',
-      key_env: 'OPENROUTER_API_KEY',
-      temperature: 0.2,
-      timeout_ms: 60_000,
-      headers: {},
-    },
-  };
-}

@@ -5,7 +5,7 @@
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError, errorMessage } from '../errors.js';
-import { defaultModels } from './defaults.js';
+import { defaultModels } from './default-models.js';
 import { resolveConfig, type Config } from './schema.js';
 
 export const CONFIG_SEARCH_PLACES = [

@@ -3,6 +3,7 @@
 // loaded session can always be appended to a Context.
 
 import { AishError } from '../errors.js';
+import { isRecord } from '../is-record.js';
 
 /** One call the model made; `arguments` is the raw JSON text as it streamed (maybe invalid). */
 export interface ToolCall {
@@ -155,8 +156,4 @@ function text(value: Record<string, unknown>, key: string, where: string): strin
   const v = value[key];
   if (typeof v !== 'string') throw new ContextOrderError(`${where}: ${key} must be a string`);
   return v;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -17,6 +17,7 @@ import {
 } from '../context/turns.js';
 import { SESSION_FORMAT, type SessionMeta } from './format.js';
 import { SessionError } from './session-error.js';
+import { isRecord } from '../is-record.js';
 
 /** The content of a tool turn made up for a call the session never answered. */
 export const INTERRUPTED_TOOL_RESULT = '[aish] tool call interrupted (session ended before it finished)';
@@ -174,8 +175,4 @@ function parseHeader(file: string, line: string): SessionMeta {
     aish_version: typeof meta.aish_version === 'string' ? meta.aish_version : '',
     format,
   };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

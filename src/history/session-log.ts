@@ -19,18 +19,16 @@ export interface SessionLogOptions {
   onProblem?: (message: string) => void;
 }
 
-/** One tool call as decided and run, for the audit trail. */
+/** One tool call as decided and run, for the audit trail (an `"event":"tool"` record). */
 export interface ToolAudit {
   name: string;
   /** The raw arguments text the model sent. */
   arguments: string;
-  /** e.g. `allow`, `deny`. */
-  decision: string;
-  /** Who decided, e.g. `user`, `policy`, `session`. */
-  by: string;
+  decision: 'approved' | 'declined' | 'invalid';
+  /** Who decided: the auto_approve policy, the person, an earlier "always", nobody (no terminal), or aish (invalid arguments). */
+  by: 'policy' | 'user' | 'always' | 'no-terminal' | 'aish';
   duration_ms: number;
-  /** e.g. `ok`, `error`, `denied`, `cancelled`. */
-  outcome: string;
+  outcome: 'ok' | 'error' | 'denied' | 'cancelled';
 }
 
 export interface SessionLogCreated {

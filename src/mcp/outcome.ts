@@ -3,33 +3,25 @@
 // and the fixed `[aish] ...` texts for failures, so every call gets exactly one tool turn.
 
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CANCELLED_CALL, type ToolOutcome as CallOutcome } from '../tool-call.js';
 
 /**
- * The result of one tool call; never a rejection. `ok` also covers a server that flagged its own
- * failure (`isError: true`, advisory: the content still goes to the model). `error` is a dispatch
- * or transport failure, `cancelled` a Ctrl-C.
+ * The result of one MCP tool call; never a rejection. `ok` also covers a server that flagged its
+ * own failure (`isError: true`). `error` is a dispatch or transport failure, `cancelled` a Ctrl-C.
+ * Always carries a display line and its notices.
  */
-export interface ToolOutcome {
+export interface ToolOutcome extends CallOutcome {
   status: 'ok' | 'error' | 'cancelled';
-  /** The body of the `role: "tool"` turn. */
-  content: string;
-  /** One short line for the tool frame. */
   display: string;
-  /** The server's `isError` flag, for `ok` outcomes. */
-  isError?: boolean;
-  /** Things the caller shows once per session (e.g. "image blocks reach the model as summaries"). */
   notices: string[];
 }
 
 /** Default for `mcp.max_result_chars`. */
 export const DEFAULT_MAX_RESULT_CHARS = 16_000;
 
-/** The tool turn when a call was cancelled by Ctrl-C. */
-export const CANCELLED_CONTENT = '[aish] tool call cancelled by user (Ctrl-C)';
-
 /** A call that was cancelled before or while it ran. */
 export function cancelledOutcome(): ToolOutcome {
-  return { status: 'cancelled', content: CANCELLED_CONTENT, display: 'cancelled', notices: [] };
+  return { status: 'cancelled', content: CANCELLED_CALL, display: 'cancelled', notices: [] };
 }
 
 /** The server (or aish, for an unknown tool) refused the call: a JSON-RPC error. */

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { AishError, UsageError, errorMessage } from '../errors.js';
 import { withMemoryLock } from './lock.js';
+import { isRecord } from '../is-record.js';
 
 export const MEMORY_KINDS = ['fact', 'pref', 'context'] as const;
 export type MemoryKind = (typeof MEMORY_KINDS)[number];
@@ -278,8 +279,4 @@ function isKind(value: unknown): value is MemoryKind {
 /** Newlines (and the blanks around them) become one space; ends trimmed. */
 export function oneLine(text: string): string {
   return text.replace(/[ \t]*[\r\n]+[ \t]*/g, ' ').trim();
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

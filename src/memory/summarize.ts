@@ -1,12 +1,11 @@
 // :memory summarize — asks the summarizer preset for `(fact|pref|context): <content>` lines about
 // the current session, then confirms each candidate with the person (y / N / edit).
 
-import { chat } from '../broker/stream.js';
+import { askOnce } from '../broker/ask-once.js';
 import type { Config } from '../config/schema.js';
 import type { Turn } from '../context/turns.js';
 import { UsageError } from '../errors.js';
 import { loadSession } from '../history/load.js';
-import type { Renderer } from '../render/renderer.js';
 import type { AskFn } from '../safety/confirm.js';
 import { parseMemoryCandidates } from './parse.js';
 import type { MemoryStore } from './store.js';
@@ -22,7 +21,8 @@ export interface SummarizeMemoryOptions {
   /** Used when the session log is off. */
   turns: readonly Turn[];
   ask: AskFn | null;
-  render: Renderer;
+  /** Status lines for the person (`nothing proposed`, how many were kept). */
+  status: (message: string) => void;
   signal: AbortSignal;
 }
 
@@ -36,13 +36,13 @@ export async function summarizeMemory(o: SummarizeMemoryOptions): Promise<void> 
   if (text.trim() === '') throw new UsageError('nothing to summarize yet');
   const name = o.config.context.summarizer_model ?? o.config.default_model;
   const model = o.config.models[name]!;
-  const result = await chat({ ...model, max_tokens: 400 }, [
+  const answer = await askOnce(model, [
     { role: 'system', content: MEMORY_PROMPT },
     { role: 'user', content: text.slice(-12_000) },
-  ], { env: o.env, signal: o.signal });
-  const candidates = parseMemoryCandidates(result.text);
+  ], { env: o.env, signal: o.signal, maxTokens: 400, timeoutMs: 60_000 });
+  const candidates = parseMemoryCandidates(answer);
   if (candidates.length === 0) {
-    o.render.status('nothing proposed');
+    o.status('nothing proposed');
     return;
   }
   let kept = 0;
@@ -60,5 +60,5 @@ export async function summarizeMemory(o: SummarizeMemoryOptions): Promise<void> 
     o.store.add(c.kind, content);
     kept++;
   }
-  o.render.status(`remembered ${kept} of ${candidates.length} proposed item(s)`);
+  o.status(`remembered ${kept} of ${candidates.length} proposed item(s)`);
 }

@@ -1,6 +1,6 @@
 // The everyday meta commands: help, quit, clear, reset, model switching, forced routes and :why.
 
-import { explainRoute } from '../router.js';
+import { explainRoute } from '../line-router.js';
 import { UsageError } from '../errors.js';
 import type { MetaCommand } from './types.js';
 
@@ -90,7 +90,7 @@ export const coreCommands: MetaCommand[] = [
     summary: 'run a line in the shell, whatever the router would say',
     async run(args, ctx, signal) {
       if (args.trim() === '') throw new UsageError('usage: :exec <command>');
-      await ctx.runShellLine(args.trim(), signal);
+      await ctx.shell.run(args.trim(), signal);
     },
   },
   {

@@ -12,7 +12,7 @@ export const norrisCommands: MetaCommand[] = [
     async run(args, ctx, signal) {
       const goal = args.trim();
       if (!goal) throw new UsageError('usage: :norris <goal>');
-      await ctx.runNorris(goal, signal);
+      await ctx.norris.run(goal, ctx.activeModel, signal);
     },
   },
   {
@@ -20,7 +20,7 @@ export const norrisCommands: MetaCommand[] = [
     usage: '',
     summary: 'stop Norris mode (also: Ctrl-C, or "abort" at a [Norris] question)',
     run(_args, ctx) {
-      ctx.render.status(ctx.norrisRunning ? 'halting Norris' : 'Norris is not running');
+      ctx.render.status(ctx.norris.running ? 'halting Norris' : 'Norris is not running');
     },
   },
 ];

@@ -1,7 +1,7 @@
 // :route on|off|classes|check <text> and :fallback on|off — per-request routing at runtime.
 
 import { UsageError } from '../errors.js';
-import { classifyText } from '../routing/classify.js';
+import { classifyText } from '../model-routing/classify.js';
 import type { MetaCommand } from './types.js';
 
 const onOff = (prefix: string) => ['on', 'off'].filter((w) => w.startsWith(prefix));
@@ -14,7 +14,7 @@ export const routeCommands: MetaCommand[] = [
     complete: (prefix) => ['on', 'off', 'classes', 'check'].filter((w) => w.startsWith(prefix)),
     run(args, ctx) {
       const [sub = '', ...rest] = args.trim().split(/\s+/);
-      const routing = ctx.conversation.routing;
+      const routing = ctx.core.routing;
       const classes = ctx.config.routing.classes;
       switch (sub) {
         case 'on':
@@ -49,7 +49,7 @@ export const routeCommands: MetaCommand[] = [
     complete: onOff,
     run(args, ctx) {
       const sub = args.trim();
-      const routing = ctx.conversation.routing;
+      const routing = ctx.core.routing;
       if (sub === '') {
         ctx.render.info(`fallback is ${routing.cloudFallback ? 'on' : 'off'} (fallback_model: ${ctx.config.routing.fallback_model ?? 'not set'})`);
         return;

@@ -15,7 +15,7 @@ export const sessionCommands: MetaCommand[] = [
     usage: '',
     summary: 'show the conversation turns, the budget used and the summary',
     run(_args, ctx) {
-      const context = ctx.conversation.context;
+      const context = ctx.core.context;
       const lines = context.turns.map((turn, i) => {
         const n = String(i + 1).padStart(3);
         if (turn.role === 'tool') return `${n} tool      ${turn.name ?? turn.tool_call_id}: ${preview(turn.content)}`;
@@ -29,7 +29,7 @@ export const sessionCommands: MetaCommand[] = [
       lines.push(
         '',
         `budget: ${context.length}/${context.maxTurns} turns, ~${context.estimateTokens()}/${context.tokenBudget} tokens`,
-        `pending exec output: ${ctx.conversation.pending.isEmpty ? 'none' : `${ctx.conversation.pending.text.length} chars`}`,
+        `pending exec output: ${ctx.core.pending.isEmpty ? 'none' : `${ctx.core.pending.text.length} chars`}`,
         `summary: ${context.summary ?? '(none)'}`,
       );
       ctx.render.info(lines.join('\n'));
@@ -40,7 +40,7 @@ export const sessionCommands: MetaCommand[] = [
     usage: '',
     summary: 'list saved sessions, newest first (* marks this one)',
     async run(_args, ctx) {
-      const sessions = await ctx.conversation.sessions();
+      const sessions = await ctx.sessions.list();
       if (sessions.length === 0) {
         ctx.render.info('no sessions yet');
         return;
@@ -63,7 +63,7 @@ export const sessionCommands: MetaCommand[] = [
     run(args, ctx) {
       const name = args.trim();
       if (!name) throw new UsageError('usage: :save <name>');
-      const file = ctx.conversation.save(name);
+      const file = ctx.sessions.save(name);
       ctx.render.status(`session saved as ${path.basename(file, '.jsonl')}`);
     },
   },
@@ -71,9 +71,9 @@ export const sessionCommands: MetaCommand[] = [
     name: 'resume',
     usage: '<name|last>',
     summary: 'load a saved session into the (empty) conversation',
-    complete: (prefix, ctx) => ['last', ...ctx.conversation.sessionNames().sort().reverse()].filter((n) => n.startsWith(prefix)),
+    complete: (prefix, ctx) => ['last', ...ctx.sessions.names().sort().reverse()].filter((n) => n.startsWith(prefix)),
     async run(args, ctx) {
-      const r = await ctx.conversation.resume(args.trim() || 'last');
+      const r = await ctx.sessions.resumeInto(ctx.core.context, args.trim() || 'last');
       for (const warning of r.warnings) ctx.render.status(`resume: ${warning}`);
       if (r.repaired) ctx.render.status(`resume: ${r.repaired} unanswered tool call(s) closed as interrupted`);
       ctx.render.status(`resumed ${path.basename(r.file, '.jsonl')} (${r.turns} turns)`);

@@ -2,33 +2,36 @@
 // and Tab completion, so a command exists in all three or in none.
 
 import type { Config } from '../config/schema.js';
-import type { Renderer } from '../render/renderer.js';
-import type { Conversation } from '../repl/conversation.js';
+import type { SessionStore } from '../history/session.js';
 import type { McpRegistry } from '../mcp/registry.js';
 import type { MemoryStore } from '../memory/store.js';
+import type { NorrisMode } from '../norris/mode.js';
+import type { Renderer } from '../render/renderer.js';
+import type { ShellRunner } from '../shell/shell-runner.js';
+import type { TurnCore } from '../turn/core.js';
 
-/** What meta commands can see and do; the app implements it. */
+/** What meta commands can see and do: the session's parts, and a few actions of the REPL. */
 export interface MetaContext {
   readonly config: Config;
   readonly render: Renderer;
-  /** The conversation: context, pending exec output, session log. */
-  readonly conversation: Conversation;
   readonly commands: readonly MetaCommand[];
+  /** The conversation: context, pending exec output, routing switches. */
+  readonly core: TurnCore;
+  /** The session log: list, save, resume. */
+  readonly sessions: SessionStore;
+  /** Shell lines: cwd, environment, last status. */
+  readonly shell: ShellRunner;
   /** The MCP servers of this session. */
   readonly mcp: McpRegistry;
   /** Long-term memory (memory.jsonl). */
   readonly memory: MemoryStore;
-  /** `:memory summarize`: proposes items from this session and asks about each. */
-  summarizeMemory(signal: AbortSignal): Promise<void>;
+  readonly norris: NorrisMode;
   /** The preset user lines go to. */
   activeModel: string;
-  /** Runs a line in the shell exactly as if typed (builtins, frame, pending buffer). */
-  runShellLine(command: string, signal: AbortSignal): Promise<void>;
-  /** Sends text to the model as a user turn, whatever the router would say. */
+  /** Sends text to the model as a user turn, whatever the line router would say. */
   askModel(text: string, signal: AbortSignal): Promise<void>;
-  /** Runs Norris mode toward `goal` until it ends. */
-  runNorris(goal: string, signal: AbortSignal): Promise<void>;
-  readonly norrisRunning: boolean;
+  /** `:memory summarize`: proposes items from this session and asks about each. */
+  summarizeMemory(signal: AbortSignal): Promise<void>;
   /** Empties the conversation and the pending buffer. */
   resetConversation(): void;
   clearScreen(): void;

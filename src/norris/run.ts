@@ -6,10 +6,10 @@
 // conversation is kept in every case.
 
 import type { AskFn } from '../safety/confirm.js';
-import { isAutoApproved, describeArguments, annotationLabel } from '../safety/tool-gate.js';
-import { extractCmdLines } from '../tools/cmd-lines.js';
-import type { RequestResult } from '../tools/turn-loop.js';
-import type { GateDecision, ToolAnnotations, ToolGate } from '../tools/types.js';
+import { isAutoApproved, describeArguments, annotationLabel, type GateDecision, type ToolGate } from '../safety/tool-gate.js';
+import type { ToolAnnotations } from '../tool-call.js';
+import { extractCmdLines } from '../cmd-contract.js';
+import type { RequestResult } from '../turn/tool-loop.js';
 import { isDestructive } from './destructive.js';
 
 export type NorrisEnd = 'done' | 'stalled' | 'aborted' | 'halted' | 'budget' | 'error';

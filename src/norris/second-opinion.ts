@@ -2,7 +2,7 @@
 // runs it without asking. Anything but a clear NO counts as yes (HALT); answers are cached per
 // session so the same command is asked about once.
 
-import { chat } from '../broker/stream.js';
+import { askOnce } from '../broker/ask-once.js';
 import type { ModelConfig } from '../config/schema.js';
 
 export const SECOND_OPINION_PROMPT =
@@ -16,11 +16,11 @@ export function createSecondOpinion(model: ModelConfig, env: Record<string, stri
     if (known !== undefined) return known;
     let halt = true;
     try {
-      const result = await chat({ ...model, max_tokens: 5 }, [
+      const answer = await askOnce(model, [
         { role: 'system', content: SECOND_OPINION_PROMPT },
         { role: 'user', content: command },
-      ], { env, signal });
-      halt = !/^\s*no\b/i.test(result.text);
+      ], { env, signal, maxTokens: 5 });
+      halt = !/^no\b/i.test(answer);
     } catch {
       halt = true;
     }

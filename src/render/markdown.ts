@@ -15,7 +15,7 @@
 // break: lines of a paragraph are not joined and re-flowed.
 
 import type { ChalkInstance } from 'chalk';
-import { CMD_PREFIX } from '../tools/cmd-lines.js';
+import { CMD_PREFIX } from '../cmd-contract.js';
 import { highlighterFor, type LineHighlighter } from './highlight.js';
 
 /** An unclosed inline span holds output back at most this many characters. */

@@ -4,16 +4,11 @@
 
 import type { ChalkInstance } from 'chalk';
 import type { Io } from '../io.js';
+import type { ExecEnd, ExecView } from '../shell/shell-runner.js';
 import { neutralize } from './sanitize.js';
+import { Spinner } from './spinner.js';
 
-export interface ExecEnd {
-  exitCode: number;
-  signal: NodeJS.Signals | null;
-  /** Shown instead of the exit code when the command never started. */
-  error?: string;
-}
-
-export class Renderer {
+export class Renderer implements ExecView {
   /** Whether the last thing written to output ended a line. */
   #atLineStart = true;
 
@@ -56,6 +51,13 @@ export class Renderer {
   #statusLine(line: string, paint: (s: string) => string): void {
     this.endLine();
     this.io.errors.write(`${paint(line)}\n`);
+  }
+
+  /** A spinner with `label` on a terminal (nothing on a pipe); returns the function that stops it. */
+  busy(label: string): () => void {
+    const spinner = new Spinner(this.io, (s) => this.style.dim(s));
+    spinner.start(label);
+    return () => spinner.stop();
   }
 
   /** Plain informational lines (help, lists) on output. */

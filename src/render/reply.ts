@@ -3,7 +3,7 @@
 // (markdown.ts). With colour off it is written as it arrives, byte for byte; only the first few
 // characters of a line are held back, until it is clear whether the line starts with `CMD: `.
 
-import { CMD_PREFIX } from '../tools/cmd-lines.js';
+import { CMD_PREFIX } from '../cmd-contract.js';
 import { MarkdownRenderer } from './markdown.js';
 import type { Renderer } from './renderer.js';
 import { neutralize } from './sanitize.js';

@@ -2,7 +2,7 @@
 // server) pass; otherwise the person is asked `call '<name>'? [y/N/a]` with the arguments in full.
 // "a" approves that tool for the rest of the session (kept on this instance, not globally).
 
-import type { GateDecision, ToolAnnotations, ToolGate } from '../tools/types.js';
+import type { ToolAnnotations } from '../tool-call.js';
 import { parseAnswer, type AskFn } from './confirm.js';
 
 /** Whether `name` is approved by an auto_approve list. `web__*` matches `web__x`, not `webhooks__x`. */
@@ -27,6 +27,17 @@ export function annotationLabel(a: ToolAnnotations | undefined): string {
   if (a.destructiveHint) labels.push('destructive');
   if (a.destructiveHint === false && !a.readOnlyHint) labels.push('not destructive');
   return labels.length ? ` [${labels.join(', ')}]` : '';
+}
+
+export interface GateDecision {
+  approved: boolean;
+  /** Who decided: the auto_approve policy, the person, an earlier "always", or nobody (no terminal). */
+  by: 'policy' | 'user' | 'always' | 'no-terminal';
+}
+
+/** Decides whether a tool call runs; the signal cancels a question being asked. */
+export interface ToolGate {
+  decide(name: string, args: Record<string, unknown>, annotations: ToolAnnotations | undefined, signal: AbortSignal): Promise<GateDecision>;
 }
 
 export interface ConfirmToolGateOptions {

@@ -1,7 +1,7 @@
 // The MCP registry seen as a ToolHost: what the tool loop needs and nothing else.
 
 import type { McpRegistry } from '../mcp/registry.js';
-import type { ToolHost } from './types.js';
+import type { ToolHost } from '../turn/types.js';
 
 export function mcpToolHost(registry: McpRegistry): ToolHost {
   return {

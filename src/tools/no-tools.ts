@@ -1,7 +1,7 @@
 // A tool host with no tools: what the loop uses before any MCP server is connected. A call to an
 // unknown tool still gets its tool turn, so the conversation stays well formed.
 
-import type { ToolHost } from './types.js';
+import type { ToolHost } from '../turn/types.js';
 
 export const noTools: ToolHost = {
   definitions: () => [],

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/schema.js';
-import { defaultModels, DEFAULT_KNOWN_COMMANDS } from '../../src/config/defaults.js';
+import { defaultModels } from '../../src/config/default-models.js';
+import { DEFAULT_KNOWN_COMMANDS } from '../../src/config/defaults.js';
 
 const builtins = defaultModels({});
 

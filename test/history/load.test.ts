@@ -45,7 +45,7 @@ describe('loadSession', () => {
     log.appendTurn(turns[0]!);
     log.appendSummary('first');
     for (const t of turns.slice(1)) log.appendTurn(t);
-    log.appendToolAudit({ name: 'fs__read', arguments: '{}', decision: 'allow', by: 'user', duration_ms: 1, outcome: 'ok' });
+    log.appendToolAudit({ name: 'fs__read', arguments: '{}', decision: 'approved', by: 'user', duration_ms: 1, outcome: 'ok' });
     log.appendSummary('second');
     log.close();
     const loaded = await loadSession(log.file!);

@@ -106,12 +106,12 @@ describe('SessionLog lines', () => {
   it('writes events with the event key first', () => {
     const log = create();
     log.appendSummary('user asked about X');
-    log.appendToolAudit({ name: 'fs__read', arguments: '{}', decision: 'allow', by: 'policy', duration_ms: 12, outcome: 'ok' });
+    log.appendToolAudit({ name: 'fs__read', arguments: '{}', decision: 'approved', by: 'policy', duration_ms: 12, outcome: 'ok' });
     log.appendEvent('custom', { event: 'ignored', n: 1 });
     log.close();
     expect(lines(log.file!).slice(1, 4)).toEqual([
       '{"event":"summary","summary":"user asked about X"}',
-      '{"event":"tool_audit","name":"fs__read","arguments":"{}","decision":"allow","by":"policy","duration_ms":12,"outcome":"ok"}',
+      '{"event":"tool_audit","name":"fs__read","arguments":"{}","decision":"approved","by":"policy","duration_ms":12,"outcome":"ok"}',
       '{"event":"custom","n":1}',
     ]);
   });
@@ -132,7 +132,7 @@ describe('SessionLog lines', () => {
       log.appendTurn({ role: 'user', content: 'call the server' });
       log.appendTurn({ role: 'assistant', content: '', tool_calls: [{ id: 'a', name: 'srv__x', arguments: '{}' }] });
       log.appendTurn({ role: 'tool', tool_call_id: 'a', content: 'ok' });
-      log.appendToolAudit({ name: 'srv__x', arguments: '{}', decision: 'allow', by: 'user', duration_ms: 3, outcome: 'ok' });
+      log.appendToolAudit({ name: 'srv__x', arguments: '{}', decision: 'approved', by: 'user', duration_ms: 3, outcome: 'ok' });
       log.close();
       const text = readFileSync(log.file!, 'utf8');
       expect(text).not.toContain(secret);

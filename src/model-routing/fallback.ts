@@ -4,7 +4,7 @@
 // decode:, 400, 401 or 403.
 
 import { BrokerError, isFallbackEligible } from '../broker/errors.js';
-import type { ModelClient } from '../tools/types.js';
+import type { ModelClient } from '../broker/types.js';
 
 /** The reason part of the status line: the error after its `transport: ` prefix. */
 export function fallbackReason(err: unknown): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classify, explainRoute } from '../src/router.js';
+import { classify, explainRoute } from '../src/line-router.js';
 import { DEFAULT_KNOWN_COMMANDS } from '../src/config/defaults.js';
 
 const config = { shell: { known_commands: DEFAULT_KNOWN_COMMANDS } };

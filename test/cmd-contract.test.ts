@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractCmdLines } from '../../src/tools/cmd-lines.js';
+import { extractCmdLines } from '../src/cmd-contract.js';
 
 describe('extractCmdLines', () => {
   it.each([

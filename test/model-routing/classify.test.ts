@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ROUTING_RULES, classifyModel, classifyText, type RouteClass } from '../../src/routing/classify.js';
+import { ROUTING_RULES, classifyModel, classifyText, type RouteClass } from '../../src/model-routing/classify.js';
 
 const long = (s: string, n = 101) => s.padEnd(n, ' and more of the same words');
 

@@ -3,11 +3,16 @@
 // reply has no calls or the depth cap is reached. The one place broker, tools and context meet.
 // Every call the model made gets exactly one tool turn, so the conversation stays well formed.
 
-import type { ChatResult, ToolCall } from '../broker/types.js';
+import type { ChatResult, ModelClient, ToolCall } from '../broker/types.js';
 import type { Context } from '../context/context.js';
 import type { Turn } from '../context/turns.js';
 import { errorMessage } from '../errors.js';
-import type { ModelClient, ToolGate, ToolHost, ToolOutcome, TurnObserver } from './types.js';
+import { isRecord } from '../is-record.js';
+import type { SessionRecorder } from '../history/session.js';
+import type { ToolAudit } from '../history/session-log.js';
+import { CANCELLED_CALL, DECLINED_CALL, type ToolOutcome } from '../tool-call.js';
+import type { ToolGate } from '../safety/tool-gate.js';
+import type { ToolHost, TurnObserver } from './types.js';
 
 export interface RequestDeps {
   context: Context;
@@ -15,6 +20,8 @@ export interface RequestDeps {
   tools: ToolHost;
   gate: ToolGate;
   observer: TurnObserver;
+  /** Where completed turns and tool audits are kept (the session log); null keeps nothing. */
+  recorder: SessionRecorder | null;
   /** The system message, composed fresh for each model request. */
   system(): string;
   maxDepth: number;
@@ -30,8 +37,6 @@ export type RequestResult =
   | { outcome: 'failed'; error: unknown; userTurnRemoved: boolean };
 
 export const DEPTH_LIMIT_STATUS = 'tool-call depth limit reached';
-export const DECLINED = '[aish] tool call declined by user';
-export const CANCELLED = '[aish] tool call cancelled by user (Ctrl-C)';
 
 /**
  * Runs one user request to its end. `userContent` null continues after tool results without a new
@@ -39,8 +44,9 @@ export const CANCELLED = '[aish] tool call cancelled by user (Ctrl-C)';
  */
 export async function runRequest(deps: RequestDeps, userContent: string | null, signal: AbortSignal): Promise<RequestResult> {
   const { context, observer } = deps;
+  const persist = (turn: Turn) => deps.recorder?.turn(turn);
   const user = userContent === null ? null : context.append({ role: 'user', content: userContent });
-  const persistUser = once(() => user && observer.persist(user));
+  const persistUser = once(() => user && persist(user));
   let lastText = '';
   let toolCalls = 0;
 
@@ -48,24 +54,38 @@ export async function runRequest(deps: RequestDeps, userContent: string | null, 
     await context.enforceBudget();
     const tools = deps.tools.definitions();
     let text = '';
-    observer.requestStart(depth, deps.model.name);
+    observer({ type: 'request-start', depth, model: deps.model.name });
     let result: ChatResult;
     try {
       result = await deps.model.stream(
         context.toMessages(deps.system()),
         (e) => {
-          if (e.type === 'text') text += e.text;
-          observer.event(e);
+          switch (e.type) {
+            case 'text':
+              text += e.text;
+              observer(e);
+              break;
+            case 'reasoning':
+            case 'usage':
+              observer(e);
+              break;
+            case 'tool_call':
+              if (e.name) observer({ type: 'tool-call-preparing', name: e.name });
+              break;
+            case 'warning':
+              observer({ type: 'status', message: e.message });
+              break;
+          }
         },
         { ...(tools.length ? { tools } : {}), signal },
       );
     } catch (error) {
-      observer.requestEnd();
+      observer({ type: 'request-end' });
       if (signal.aborted) {
         // The partial reply stays, marked, so the person and the model see what was cut.
         persistUser();
         const content = text === '' ? '[interrupted]' : `${text}\n[interrupted]`;
-        observer.persist(context.append({ role: 'assistant', content }));
+        persist(context.append({ role: 'assistant', content }));
         return { outcome: 'cancelled', text };
       }
       if (depth === 0 && user) {
@@ -74,7 +94,7 @@ export async function runRequest(deps: RequestDeps, userContent: string | null, 
       }
       return { outcome: 'failed', error, userTurnRemoved: false };
     }
-    observer.requestEnd();
+    observer({ type: 'request-end' });
     lastText = result.text;
     persistUser();
     const calls = result.toolCalls;
@@ -83,18 +103,18 @@ export async function runRequest(deps: RequestDeps, userContent: string | null, 
       content: result.text,
       ...(calls.length ? { tool_calls: calls } : {}),
     } as Turn);
-    observer.persist(assistant);
+    persist(assistant);
     if (calls.length === 0) return { outcome: 'done', text: result.text, toolCalls };
 
     for (const call of calls) {
       toolCalls++;
       const outcome = await runCall(deps, call, signal);
       const turn = context.append({ role: 'tool', tool_call_id: call.id, name: call.name, content: outcome.content });
-      observer.persist(turn);
+      persist(turn);
     }
     if (signal.aborted) return { outcome: 'cancelled', text: lastText };
     if (depth + 1 >= deps.maxDepth) {
-      if (!deps.quietDepthLimit) observer.status(DEPTH_LIMIT_STATUS);
+      if (!deps.quietDepthLimit) observer({ type: 'status', message: DEPTH_LIMIT_STATUS });
       return { outcome: 'depth-limit', text: lastText, toolCalls };
     }
   }
@@ -104,44 +124,45 @@ export async function runRequest(deps: RequestDeps, userContent: string | null, 
 async function runCall(deps: RequestDeps, call: ToolCall, signal: AbortSignal): Promise<ToolOutcome> {
   const { observer } = deps;
   const started = Date.now();
-  const audit = (decision: 'approved' | 'declined' | 'invalid', by: Parameters<TurnObserver['audit']>[0]['by'], outcome: ToolOutcome) =>
-    observer.audit({ name: call.name, arguments: call.arguments, decision, by, duration_ms: Date.now() - started, outcome: outcome.status });
+  const audit = (decision: ToolAudit['decision'], by: ToolAudit['by'], outcome: ToolOutcome) =>
+    deps.recorder?.audit({ name: call.name, arguments: call.arguments, decision, by, duration_ms: Date.now() - started, outcome: outcome.status });
+  const frame = (args: Record<string, unknown> | undefined, run: () => Promise<ToolOutcome> | ToolOutcome) => async () => {
+    const begun = Date.now();
+    observer({ type: 'tool-begin', call, args });
+    const outcome = await run();
+    observer({ type: 'tool-end', call, outcome, durationMs: Date.now() - begun });
+    return outcome;
+  };
 
   if (signal.aborted) {
-    const outcome: ToolOutcome = { status: 'cancelled', content: CANCELLED };
+    const outcome: ToolOutcome = { status: 'cancelled', content: CANCELLED_CALL };
     audit('declined', 'user', outcome);
     return outcome;
   }
   let args: Record<string, unknown>;
   try {
     const parsed: unknown = JSON.parse(call.arguments.trim() === '' ? '{}' : call.arguments);
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('expected a JSON object');
-    args = parsed as Record<string, unknown>;
+    if (!isRecord(parsed)) throw new Error('expected a JSON object');
+    args = parsed;
   } catch (err) {
-    const outcome: ToolOutcome = { status: 'error', content: `[aish] tool arguments not parseable as JSON: ${errorMessage(err)}` };
-    observer.toolBegin(call, undefined);
-    observer.toolEnd(call, outcome);
+    const outcome = await frame(undefined, () => ({ status: 'error', content: `[aish] tool arguments not parseable as JSON: ${errorMessage(err)}` }))();
     audit('invalid', 'aish', outcome);
     return outcome;
   }
   const problems = deps.tools.validate(call.name, args);
   if (problems.length > 0) {
-    const outcome: ToolOutcome = { status: 'error', content: `[aish] tool arguments do not match the tool's input schema: ${problems.join('; ')}` };
-    observer.toolBegin(call, args);
-    observer.toolEnd(call, outcome);
+    const outcome = await frame(args, () => ({ status: 'error', content: `[aish] tool arguments do not match the tool's input schema: ${problems.join('; ')}` }))();
     audit('invalid', 'aish', outcome);
     return outcome;
   }
   const decision = await deps.gate.decide(call.name, args, deps.tools.annotations(call.name), signal);
   if (!decision.approved) {
-    const outcome: ToolOutcome = signal.aborted ? { status: 'cancelled', content: CANCELLED } : { status: 'denied', content: DECLINED };
-    observer.status(signal.aborted ? `tool call ${call.name} cancelled` : `tool call ${call.name} declined`);
+    const outcome: ToolOutcome = signal.aborted ? { status: 'cancelled', content: CANCELLED_CALL } : { status: 'denied', content: DECLINED_CALL };
+    observer({ type: 'status', message: signal.aborted ? `tool call ${call.name} cancelled` : `tool call ${call.name} declined` });
     audit('declined', decision.by, outcome);
     return outcome;
   }
-  observer.toolBegin(call, args);
-  const outcome = await deps.tools.call(call.name, args, { signal });
-  observer.toolEnd(call, outcome);
+  const outcome = await frame(args, () => deps.tools.call(call.name, args, { signal }))();
   audit('approved', decision.by, outcome);
   return outcome;
 }

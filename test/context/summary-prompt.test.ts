@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_TOOL_CHARS, SUMMARY_PROMPT, buildSummaryRequest, renderTurnsCompact } from '../../src/routing/summarize-prompt.js';
+import { MAX_TOOL_CHARS, SUMMARY_PROMPT, buildSummaryRequest, renderTurnsCompact } from '../../src/context/summary-prompt.js';
 
 describe('buildSummaryRequest (seed 002 §6)', () => {
   it('uses the seed prompt verbatim as the system message', () => {

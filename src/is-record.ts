@@ -1,4 +1,5 @@
-// Shape guards for JSON from a server: every field is checked before use, nothing is trusted.
+// The one shape guard for JSON from outside (a server, a file, a model): every field is checked
+// before use, nothing is trusted.
 
 /** A plain JSON object (not null, not an array). */
 export function isRecord(x: unknown): x is Record<string, unknown> {

@@ -7,9 +7,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
-import { classifyModel } from '../../src/routing/classify.js';
-import { fallbackReason } from '../../src/routing/fallback.js';
-import { SUMMARY_PROMPT } from '../../src/routing/summarize-prompt.js';
+import { classifyModel } from '../../src/model-routing/classify.js';
+import { fallbackReason } from '../../src/model-routing/fallback.js';
+import { SUMMARY_PROMPT } from '../../src/context/summary-prompt.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const doc = readFileSync(path.join(root, 'docs/routing.md'), 'utf8');

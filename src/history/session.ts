@@ -1,0 +1,148 @@
+// The session's lifecycle (SPEC §8): the JSONL log is created with the first thing worth keeping,
+// records turns, summaries, tool audits and resets, and is listed, named (`:save`) and resumed
+// (`:resume`, `--resume`) from here. One instance per aish process; off when there is no history
+// dir, or in one-shot mode.
+
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Context } from '../context/context.js';
+import type { Turn } from '../context/turns.js';
+import { UsageError } from '../errors.js';
+import { SESSION_EXT, sessionsDir } from './format.js';
+import { listSessions, resolveSession, type SessionInfo } from './list.js';
+import { loadSession } from './load.js';
+import { SessionLog, type ToolAudit } from './session-log.js';
+
+export interface SessionStoreOptions {
+  /** Where sessions/ lives; undefined turns the session log off. */
+  historyDir: string | undefined;
+  /** Whether to keep a log at all (false in one-shot mode). */
+  enabled: boolean;
+  startedAt: Date;
+  /** The preset in use at start (the header's `model`). */
+  model: string;
+  version: string;
+  /** Status lines: why the log is off, or stopped. Said once. */
+  onStatus: (message: string) => void;
+}
+
+export interface ResumeResult {
+  file: string;
+  turns: number;
+  warnings: string[];
+  /** Unanswered tool calls closed as interrupted. */
+  repaired: number;
+}
+
+/** What the turn core records: every completed turn, tool audits, summary changes and resets. */
+export interface SessionRecorder {
+  turn(turn: Turn): void;
+  audit(record: ToolAudit): void;
+  summary(summary: string): void;
+  reset(): void;
+}
+
+export class SessionStore implements SessionRecorder {
+  readonly #opts: SessionStoreOptions;
+  #log: SessionLog | null = null;
+  #problemShown = false;
+
+  constructor(opts: SessionStoreOptions) {
+    this.#opts = opts;
+  }
+
+  /** The active session file, if one was written. */
+  get file(): string | null {
+    return this.#log?.file ?? null;
+  }
+
+  turn(turn: Turn): void {
+    this.#ensureLog()?.appendTurn(turn);
+  }
+
+  audit(record: ToolAudit): void {
+    this.#ensureLog()?.appendToolAudit(record);
+  }
+
+  summary(summary: string): void {
+    this.#log?.appendSummary(summary);
+  }
+
+  /** `:reset`: recorded so a resume of this log honours it. */
+  reset(): void {
+    this.#log?.appendEvent('reset');
+  }
+
+  /** Sessions on disk, newest first, with the active one marked. */
+  async list(): Promise<SessionInfo[]> {
+    return listSessions(this.#requireDir(), this.file);
+  }
+
+  /** Session names on disk (for Tab completion), without reading the files. */
+  names(): string[] {
+    const dir = this.#opts.historyDir;
+    if (!dir) return [];
+    try {
+      return readdirSync(sessionsDir(dir))
+        .filter((f) => f.endsWith(SESSION_EXT))
+        .map((f) => f.slice(0, -SESSION_EXT.length));
+    } catch {
+      return [];
+    }
+  }
+
+  /** `:save <name>`: renames the active log and keeps appending to it. */
+  save(name: string): string {
+    const log = this.#ensureLog();
+    if (!log?.enabled) throw new UsageError('session history is off; nothing to save');
+    return log.rename(name);
+  }
+
+  /**
+   * Loads a session's turns (and summary) into the empty `context` and writes them into the active
+   * log, so it is complete on its own. Refuses while the conversation is not empty.
+   */
+  async resumeInto(context: Context, nameOrLast: string): Promise<ResumeResult> {
+    if (context.length > 0) throw new UsageError('the conversation is not empty (:reset first)');
+    const dir = this.#requireDir();
+    const file = await resolveSession(dir, nameOrLast, this.file);
+    const loaded = await loadSession(file, { keepTurns: context.maxTurns * 4 });
+    context.appendMany(loaded.turns);
+    if (loaded.summary) context.setSummary(loaded.summary);
+    const log = this.#ensureLog();
+    if (log) {
+      log.appendEvent('resumed', { from: path.basename(file) });
+      if (loaded.summary) log.appendSummary(loaded.summary);
+      for (const turn of context.turns) log.appendTurn(turn);
+    }
+    return { file, turns: context.length, warnings: loaded.warnings, repaired: loaded.repaired.length };
+  }
+
+  close(): void {
+    this.#log?.close();
+  }
+
+  #requireDir(): string {
+    const dir = this.#opts.historyDir;
+    if (!dir) throw new UsageError('session history is off (no history directory)');
+    return dir;
+  }
+
+  #ensureLog(): SessionLog | null {
+    if (!this.#opts.enabled) return null;
+    if (this.#log) return this.#log;
+    const { log, problem } = SessionLog.create({
+      dir: this.#opts.historyDir,
+      startedAt: this.#opts.startedAt,
+      model: this.#opts.model,
+      version: this.#opts.version,
+      onProblem: this.#opts.onStatus,
+    });
+    this.#log = log;
+    if (problem && !this.#problemShown) {
+      this.#problemShown = true;
+      this.#opts.onStatus(problem);
+    }
+    return log;
+  }
+}

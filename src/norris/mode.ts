@@ -1,0 +1,79 @@
+// Norris mode in a session: starts the loop of run.ts on the session's turn core and shell, keeps
+// the one-at-a-time rule and the `⚡` state the prompt shows, caches the second opinion, and says
+// how the run ended in one `[Norris] ...` line.
+
+import type { Config } from '../config/schema.js';
+import { UsageError } from '../errors.js';
+import type { AskFn } from '../safety/confirm.js';
+import type { CommandRunner, TurnCore } from '../turn/core.js';
+import { runNorris, type NorrisEnd } from './run.js';
+import { createSecondOpinion } from './second-opinion.js';
+
+export interface NorrisModeParts {
+  config: Config;
+  env: Record<string, string | undefined>;
+  core: TurnCore;
+  /** Runs the commands Norris decides on, as typed shell lines. */
+  commands: CommandRunner;
+  /** The HALT gate's question; null when nobody can answer (piped input aborts). */
+  ask: AskFn | null;
+  status: (message: string) => void;
+}
+
+export class NorrisMode {
+  readonly #parts: NorrisModeParts;
+  #running = false;
+  #secondOpinion: ((command: string, signal: AbortSignal) => Promise<boolean>) | null = null;
+
+  constructor(parts: NorrisModeParts) {
+    this.#parts = parts;
+  }
+
+  get running(): boolean {
+    return this.#running;
+  }
+
+  /** Runs toward `goal` on preset `model` until the loop ends; Ctrl-C (the signal) halts it. */
+  async run(goal: string, model: string, signal: AbortSignal): Promise<NorrisEnd> {
+    if (this.#running) throw new UsageError('Norris is already running');
+    const { config, core, commands, ask, status } = this.#parts;
+    this.#running = true;
+    try {
+      const end = await runNorris(
+        goal,
+        {
+          request: (content, gate, norrisSuffix, s) => core.request(content, model, s, { gate, maxDepth: 1, norrisSuffix }),
+          runCommand: (command, s) => commands.run(command, s),
+          note: (text) => core.pending.append(text),
+          ask,
+          status,
+          setSummarizing: (enabled) => core.context.setSummarizing(enabled),
+          autoApprove: config.mcp.auto_approve,
+          maxSteps: config.norris.max_steps,
+          ...(config.norris.second_opinion ? { secondOpinion: this.#secondOpinionFn() } : {}),
+        },
+        signal,
+      );
+      const words: Record<NorrisEnd, string> = {
+        done: 'done: GOAL: complete',
+        stalled: 'stalled: a reply with no action and no goal line',
+        aborted: 'aborted',
+        halted: 'halted',
+        budget: `stopped: norris.max_steps (${config.norris.max_steps}) spent`,
+        error: 'stopped by a model error',
+      };
+      status(`[Norris] ${words[end]}`);
+      return end;
+    } finally {
+      this.#running = false;
+    }
+  }
+
+  /** The `deep` preset's opinion (else the default preset's), cached for the session. */
+  #secondOpinionFn(): (command: string, signal: AbortSignal) => Promise<boolean> {
+    const { config, env } = this.#parts;
+    const model = config.models.deep ?? config.models[config.default_model]!;
+    this.#secondOpinion ??= createSecondOpinion(model, env);
+    return this.#secondOpinion;
+  }
+}

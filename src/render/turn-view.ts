@@ -1,0 +1,115 @@
+// Draws a turn as the core reports it: a spinner while waiting, the streaming reply (reasoning dim,
+// `CMD:` lines bold cyan, markdown when colour is on), tool frames, status and error lines, and the
+// stats line of `ui.show_stats`. The REPL, one-shot and Norris all see turns through this view; on
+// a pipe the spinner stays silent and the reply is plain text.
+
+import type { ToolOutcome } from '../tool-call.js';
+import type { TurnEvent, TurnObserver } from '../turn/types.js';
+import { ReplyRenderer } from './reply.js';
+import type { Renderer } from './renderer.js';
+import { Spinner } from './spinner.js';
+
+export interface TurnViewOptions {
+  /** `ui.show_stats`: a `812 → 64 tokens · 1 tool call · 2.3 s` line after each reply. */
+  showStats: boolean;
+}
+
+/** Figures of one request, for the stats line. */
+export interface TurnStats {
+  started: number;
+  promptTokens: number;
+  completionTokens: number;
+  usageSeen: boolean;
+  toolCalls: number;
+}
+
+/** An observer that draws every TurnEvent on `render`. */
+export function createTurnView(render: Renderer, options: TurnViewOptions): TurnObserver {
+  const spinner = new Spinner(render.io, (s) => render.style.dim(s));
+  let reply = new ReplyRenderer(render);
+  let stats = freshStats();
+  const endReply = () => {
+    spinner.stop();
+    reply.finish();
+  };
+  return (e: TurnEvent) => {
+    switch (e.type) {
+      case 'request-start':
+        if (e.depth === 0) stats = freshStats();
+        reply = new ReplyRenderer(render);
+        spinner.start(e.depth === 0 ? 'thinking' : 'thinking (tool results sent)');
+        return;
+      case 'text':
+        spinner.stop();
+        reply.text(e.text);
+        return;
+      case 'reasoning':
+        spinner.stop();
+        reply.reasoning(e.text);
+        return;
+      case 'tool-call-preparing':
+        spinner.start(`preparing a call to ${e.name}`);
+        return;
+      case 'usage':
+        stats.usageSeen = true;
+        stats.promptTokens += e.usage.prompt_tokens ?? 0;
+        stats.completionTokens += e.usage.completion_tokens ?? 0;
+        return;
+      case 'request-end':
+        endReply();
+        return;
+      case 'tool-begin':
+        stats.toolCalls++;
+        render.toolBegin(e.call.name, e.args === undefined ? e.call.arguments : JSON.stringify(e.args));
+        spinner.start(`running ${e.call.name}`);
+        return;
+      case 'tool-end':
+        spinner.stop();
+        drawToolEnd(render, e.outcome, e.durationMs);
+        return;
+      case 'status':
+        endReply();
+        render.status(e.message);
+        return;
+      case 'context':
+        endReply();
+        render.context(e.message);
+        return;
+      case 'error':
+        endReply();
+        render.error(e.message);
+        return;
+      case 'answered':
+        if (options.showStats) render.status(formatStats(stats));
+        return;
+    }
+  };
+}
+
+function freshStats(): TurnStats {
+  return { started: Date.now(), promptTokens: 0, completionTokens: 0, usageSeen: false, toolCalls: 0 };
+}
+
+function drawToolEnd(render: Renderer, outcome: ToolOutcome, ms: number): void {
+  render.toolBody(outcome.display ?? shorten(outcome.content));
+  for (const notice of outcome.notices ?? []) render.status(notice);
+  const ok = outcome.status === 'ok' && !outcome.isError;
+  render.toolEnd(`${outcome.isError ? 'error (reported by the tool)' : outcome.status} · ${ms} ms`, ok);
+}
+
+/** The one-line summary after a reply: `812 → 64 tokens · 1 tool call · 2.3 s`. */
+export function formatStats(stats: TurnStats, now = Date.now()): string {
+  const parts: string[] = [];
+  if (stats.usageSeen) parts.push(`${stats.promptTokens} → ${stats.completionTokens} tokens`);
+  parts.push(`${stats.toolCalls} tool call${stats.toolCalls === 1 ? '' : 's'}`);
+  parts.push(`${((now - stats.started) / 1000).toFixed(1)} s`);
+  return parts.join(' · ');
+}
+
+/** At most a few lines of a tool result for the frame; the model gets all of it. */
+function shorten(text: string, maxLines = 8, maxChars = 800): string {
+  let out = text.length > maxChars ? `${text.slice(0, maxChars)}…` : text;
+  const lines = out.split('\n');
+  if (lines.length > maxLines) out = `${lines.slice(0, maxLines).join('\n')}\n… (${lines.length - maxLines} more lines)`;
+  return out;
+}

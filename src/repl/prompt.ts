@@ -1,0 +1,34 @@
+// The prompt (SPEC §2): `[aish:<model>]> ` with ` ↻` while routing is on and ` ⚡` while Norris
+// runs, or the `shell.prompt` template with its `{name}` fields. Pure.
+
+import path from 'node:path';
+
+export interface PromptFacts {
+  model: string;
+  routing: boolean;
+  norris: boolean;
+  cwd: string;
+  home: string | undefined;
+  ctxUsed: number;
+  ctxMax: number;
+  turn: number;
+  lastStatus: number;
+}
+
+/** The prompt text; `bold` styles the default prompt's bracket. Unknown `{fields}` stay as typed. */
+export function formatPrompt(template: string | undefined, f: PromptFacts, bold: (s: string) => string): string {
+  const marks = `${f.routing ? ' ↻' : ''}${f.norris ? ' ⚡' : ''}`;
+  if (!template) return `${bold(`[aish:${f.model}${marks}]`)}> `;
+  const { home, cwd } = f;
+  const values: Record<string, string> = {
+    model: f.model,
+    cwd,
+    cwd_short: home && (cwd === home || cwd.startsWith(home + path.sep)) ? `~${cwd.slice(home.length)}` : cwd,
+    ctx_used: String(f.ctxUsed),
+    ctx_max: String(f.ctxMax),
+    turn: String(f.turn),
+    last_status: String(f.lastStatus),
+    mode: f.norris ? 'norris' : f.routing ? 'route' : '',
+  };
+  return template.replace(/\{(\w+)\}/g, (whole, key: string) => values[key] ?? whole);
+}

@@ -1,0 +1,267 @@
+// The read-eval loop (SPEC §2): reads logical lines (a trailing `\` continues one), sends each to
+// the shell, a meta command or the model as the line router says, and shows the prompt. Each line
+// gets its own AbortController: Ctrl-C (SIGINT from main.ts, or the terminal during a question)
+// aborts it, and everything working on that line takes the signal. The REPL is the MetaContext
+// meta commands see.
+
+import { preloadBroker } from '../broker/stream.js';
+import type { Config } from '../config/schema.js';
+import { describeError, errorMessage } from '../errors.js';
+import type { SessionStore } from '../history/session.js';
+import type { Io } from '../io.js';
+import { classify } from '../line-router.js';
+import type { McpRegistry } from '../mcp/registry.js';
+import { connectConfiguredServers } from '../mcp/startup.js';
+import type { MemoryStore } from '../memory/store.js';
+import { summarizeMemory } from '../memory/summarize.js';
+import { completeMeta, dispatchMeta } from '../meta/dispatch.js';
+import type { MetaCommand, MetaContext } from '../meta/types.js';
+import type { NorrisMode } from '../norris/mode.js';
+import type { Renderer } from '../render/renderer.js';
+import type { ShellRunner } from '../shell/shell-runner.js';
+import type { TurnCore } from '../turn/core.js';
+import { ShellCompleter } from './completion.js';
+import { appendInputHistory, loadInputHistory } from './input-history.js';
+import { PipedLineReader, TerminalLineReader, type LineReader } from './line-reader.js';
+import { formatPrompt } from './prompt.js';
+
+export interface ReplParts {
+  io: Io;
+  config: Config;
+  env: Record<string, string | undefined>;
+  render: Renderer;
+  commands: readonly MetaCommand[];
+  core: TurnCore;
+  sessions: SessionStore;
+  shell: ShellRunner;
+  mcp: McpRegistry;
+  memory: MemoryStore;
+  norris: NorrisMode;
+  /** The preset user lines go to at start (`--model`, else `default_model`). */
+  model: string;
+  /** The input history file; undefined keeps no input history. */
+  inputHistoryFile: string | undefined;
+  /** `--resume [NAME|last]`. */
+  resume: string | undefined;
+  /** The start-up line on a terminal. */
+  banner: string;
+}
+
+export class Repl implements MetaContext {
+  readonly config: Config;
+  readonly render: Renderer;
+  readonly commands: readonly MetaCommand[];
+  readonly core: TurnCore;
+  readonly sessions: SessionStore;
+  readonly shell: ShellRunner;
+  readonly mcp: McpRegistry;
+  readonly memory: MemoryStore;
+  readonly norris: NorrisMode;
+  activeModel: string;
+
+  readonly #parts: ReplParts;
+  readonly #io: Io;
+  #turn = 0;
+  #current: AbortController | null = null;
+  #reader: LineReader | null = null;
+  #quitting = false;
+  #exitCode = 0;
+  #historySave: Promise<void> = Promise.resolve();
+  #historyWarned = false;
+  readonly #completer = new ShellCompleter();
+
+  constructor(parts: ReplParts) {
+    this.#parts = parts;
+    this.#io = parts.io;
+    this.config = parts.config;
+    this.render = parts.render;
+    this.commands = parts.commands;
+    this.core = parts.core;
+    this.sessions = parts.sessions;
+    this.shell = parts.shell;
+    this.mcp = parts.mcp;
+    this.memory = parts.memory;
+    this.norris = parts.norris;
+    this.activeModel = parts.model;
+  }
+
+  /** Runs the loop until end of input or :quit; resolves to the exit code. */
+  async run(): Promise<number> {
+    this.#reader = await this.#createReader();
+    if (this.#io.isTTY) this.render.status(this.#parts.banner);
+    await connectConfiguredServers(this.mcp, this.config, this.render);
+    if (this.#parts.resume !== undefined) await this.handleLine(`:resume ${this.#parts.resume}`);
+    // Load the HTTP client while the person is still reading the prompt, not on the first question.
+    if (this.#io.isTTY) setTimeout(() => void preloadBroker(), 150).unref();
+    try {
+      while (!this.#quitting) {
+        const line = await this.#readLogicalLine(this.#reader);
+        if (line === null) break;
+        this.#reader.suspend();
+        await this.handleLine(line);
+      }
+    } finally {
+      this.#reader.close();
+      this.sessions.close();
+      await this.mcp.closeAll();
+      if (this.#io.isTTY) this.render.endLine();
+      await this.#historySave;
+    }
+    return this.#exitCode;
+  }
+
+  /** Asks the person in the middle of a line (confirmations); null when nobody can answer. */
+  ask(question: string): Promise<string | null> {
+    return this.#reader?.ask(question) ?? Promise.resolve(null);
+  }
+
+  /** Ctrl-C or SIGINT from outside: cancels the line being processed; when idle on a pipe, ends. */
+  interrupt(): void {
+    if (this.#current) {
+      this.#current.abort();
+      return;
+    }
+    if (!this.#io.isTTY) {
+      this.#exitCode = 130;
+      this.quit();
+    }
+  }
+
+  /** Processes one logical input line. Never throws: errors become status lines. */
+  async handleLine(raw: string): Promise<void> {
+    const controller = new AbortController();
+    this.#current = controller;
+    try {
+      const route = classify(raw, this.config);
+      switch (route.kind) {
+        case 'blank':
+          return;
+        case 'meta':
+          await dispatchMeta(stripContinuations(route.payload), this, controller.signal);
+          return;
+        case 'shell':
+          await this.shell.run(route.payload, controller.signal);
+          return;
+        case 'ai':
+          await this.askModel(stripContinuations(route.payload), controller.signal);
+          return;
+      }
+    } catch (err) {
+      if (controller.signal.aborted) this.render.status('cancelled');
+      else this.render.error(describeError(err, this.#parts.env));
+    } finally {
+      this.#current = null;
+    }
+  }
+
+  async askModel(text: string, signal: AbortSignal): Promise<void> {
+    this.#turn++;
+    await this.core.ask(text, this.activeModel, signal);
+  }
+
+  async summarizeMemory(signal: AbortSignal): Promise<void> {
+    await summarizeMemory({
+      config: this.config,
+      env: this.#parts.env,
+      store: this.memory,
+      sessionFile: this.sessions.file,
+      turns: this.core.context.turns,
+      ask: this.#io.isTTY ? (question) => this.ask(question) : null,
+      status: (message) => this.render.status(message),
+      signal,
+    });
+  }
+
+  resetConversation(): void {
+    this.core.reset();
+    this.#turn = 0;
+  }
+
+  clearScreen(): void {
+    if (this.#io.isTTY) this.#io.output.write('\x1b[H\x1b[2J');
+  }
+
+  quit(): void {
+    this.#quitting = true;
+    this.#reader?.close();
+  }
+
+  /** The prompt: `[aish:<model>]> ` or the `shell.prompt` template. */
+  prompt(): string {
+    return formatPrompt(
+      this.config.shell.prompt,
+      {
+        model: this.activeModel,
+        routing: this.core.routing.auto,
+        norris: this.norris.running,
+        cwd: this.shell.cwd,
+        home: this.shell.env.HOME,
+        ctxUsed: this.core.context.estimateTokens(),
+        ctxMax: this.config.context.token_budget,
+        turn: this.#turn,
+        lastStatus: this.shell.lastStatus,
+      },
+      (s) => this.render.style.bold(s),
+    );
+  }
+
+  async #readLogicalLine(reader: LineReader): Promise<string | null> {
+    const parts: string[] = [];
+    let prompt = this.#io.isTTY ? this.prompt() : '';
+    for (;;) {
+      const line = await reader.read(prompt);
+      if (line === null) return parts.length ? parts.join('\n') : null;
+      parts.push(line);
+      // A trailing backslash continues the line (an even run of backslashes is literal).
+      const trailing = /\\+$/.exec(line)?.[0].length ?? 0;
+      if (trailing % 2 === 0) return parts.join('\n');
+      prompt = this.#io.isTTY ? '... ' : '';
+    }
+  }
+
+  async #createReader(): Promise<LineReader> {
+    if (!this.#io.isTTY) return new PipedLineReader(this.#io);
+    const size = this.config.history.input_history_size;
+    const file = this.#parts.inputHistoryFile;
+    let history: string[] = [];
+    if (file) {
+      try {
+        history = await loadInputHistory(file, size);
+      } catch (err) {
+        this.render.status(`input history not loaded: ${errorMessage(err)}`);
+      }
+    }
+    return new TerminalLineReader(this.#io, {
+      history,
+      historySize: size,
+      completer: (line) => this.#complete(line),
+      onHistory: (entries) => {
+        const entry = entries[0];
+        if (!file || entry === undefined) return;
+        this.#historySave = this.#historySave
+          .then(() => appendInputHistory(file, entry, size))
+          .catch((err) => {
+            if (this.#historyWarned) return;
+            this.#historyWarned = true;
+            this.render.status(`input history not saved: ${errorMessage(err)}`);
+          });
+      },
+      onInterrupt: () => this.interrupt(),
+    });
+  }
+
+  #complete(line: string): [string[], string] {
+    if (line.startsWith(':')) return completeMeta(line, this);
+    const route = classify(line, this.config);
+    // The first word of anything may be a command; later words complete on a shell line only.
+    if (route.kind === 'shell' || !/\s/.test(line.trim())) {
+      return this.#completer.complete(line, { cwd: this.shell.cwd, env: this.shell.env, knownCommands: this.config.shell.known_commands });
+    }
+    return [[], line];
+  }
+}
+
+/** Continuation lines of a prompt: `\` + newline becomes a newline. */
+function stripContinuations(text: string): string {
+  return text.replace(/\\\n/g, '\n');
+}

@@ -1,0 +1,31 @@
+// The vocabulary of a tool call, whoever runs it (an MCP server today, built-in tools later): the
+// hints a server gives about a tool, and how a call ended: the body of the `role: "tool"` turn for
+// the model, a short line for the person, and the fixed texts for calls that never ran. Every call
+// the model makes gets exactly one outcome, so the conversation stays well formed.
+
+/** Hints a server gives about a tool (MCP annotations); advisory, never trusted for safety alone. */
+export interface ToolAnnotations {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+  title?: string;
+}
+
+export interface ToolOutcome {
+  status: 'ok' | 'error' | 'denied' | 'cancelled';
+  /** The body of the tool turn. */
+  content: string;
+  /** One short line for the tool frame; the content is shown shortened when absent. */
+  display?: string;
+  /** The tool flagged its own failure (`isError`, advisory: the content still goes to the model). */
+  isError?: boolean;
+  /** Things the person is told once (e.g. "image blocks reach the model as summaries"). */
+  notices?: string[];
+}
+
+/** The tool turn of a call cancelled by Ctrl-C, before or while it ran. */
+export const CANCELLED_CALL = '[aish] tool call cancelled by user (Ctrl-C)';
+
+/** The tool turn of a call the person (or the policy) declined. */
+export const DECLINED_CALL = '[aish] tool call declined by user';

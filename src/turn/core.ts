@@ -1,0 +1,199 @@
+// The turn core: what happens when a line goes to the model. It picks the preset (routing), sends
+// the conversation with the pending exec output in front (falling back to the cloud preset when
+// allowed), runs the tool sub-loop, and offers the reply's `CMD:` lines. It has no terminal: it
+// reports through a TurnObserver, asks through the AskFn it is given, and records through the
+// session recorder. The REPL, one-shot `-p` and Norris all drive this one core.
+
+import { BrokerError } from '../broker/errors.js';
+import { extractCmdLines } from '../cmd-contract.js';
+import type { Config } from '../config/schema.js';
+import { Context } from '../context/context.js';
+import { mergeUserTurn, type PendingOutput } from '../context/pending-output.js';
+import { createSummarizer } from '../context/summarizer.js';
+import { composeSystemMessage, DEFAULT_SYSTEM_PROMPT } from '../context/system-prompt.js';
+import { errorMessage } from '../errors.js';
+import type { SessionRecorder } from '../history/session.js';
+import { classifyModel } from '../model-routing/classify.js';
+import { withFallback } from '../model-routing/fallback.js';
+import { confirmCommand, type AskFn } from '../safety/confirm.js';
+import type { ModelAccess } from './model-client.js';
+import { runRequest, type RequestResult } from './tool-loop.js';
+import type { ToolGate } from '../safety/tool-gate.js';
+import type { ToolHost, TurnObserver } from './types.js';
+
+/** Runs an approved `CMD:` line exactly as a typed shell line (builtins, frame, pending output). */
+export interface CommandRunner {
+  run(command: string, signal: AbortSignal): Promise<void>;
+}
+
+/** Routing switches of this session (`:route on|off`, `:fallback on|off`), from the config. */
+export interface RoutingState {
+  auto: boolean;
+  cloudFallback: boolean;
+}
+
+export interface TurnCoreParts {
+  config: Config;
+  /** The model presets: streamed requests and one-question summaries. */
+  models: ModelAccess;
+  /** The exec output waiting for the next user turn; the shell runner appends to the same one. */
+  pending: PendingOutput;
+  tools: ToolHost;
+  /** Decides tool calls outside Norris (Norris brings its own). */
+  gate: ToolGate;
+  /** Asks the person about `CMD:` lines; null when nobody can answer (declined). */
+  ask: AskFn | null;
+  /** Runs approved `CMD:` lines; null prints them only (one-shot). */
+  commands: CommandRunner | null;
+  /** Keeps turns, audits and summaries (the session log); null keeps nothing. */
+  recorder: SessionRecorder | null;
+  /** The `[background]` memory block for the next request; null or '' when none. */
+  background: () => string | null;
+  observer: TurnObserver;
+}
+
+/** What Norris changes for its steps: its own gate, one round trip, and the goal in the system message. */
+export interface RequestOptions {
+  gate?: ToolGate;
+  maxDepth?: number;
+  norrisSuffix?: string;
+}
+
+export class TurnCore {
+  readonly context: Context;
+  readonly pending: PendingOutput;
+  readonly routing: RoutingState;
+  readonly #parts: TurnCoreParts;
+
+  constructor(parts: TurnCoreParts) {
+    this.#parts = parts;
+    this.pending = parts.pending;
+    const { config, observer } = parts;
+    const c = config.context;
+    this.routing = { auto: config.routing.auto, cloudFallback: config.routing.cloud_fallback };
+    this.context = new Context({
+      ...(c.summarize_on_evict ? { summarize: this.#summarizer() } : {}),
+      maxTurns: c.max_turns,
+      tokenBudget: c.token_budget,
+      useToolRole: c.use_tool_role,
+      maxSummaryChars: c.max_summary_chars,
+      onStatus: (kind, message) => observer({ type: kind, message }),
+      onSummary: (summary) => parts.recorder?.summary(summary),
+    });
+  }
+
+  /**
+   * A user request: routes it to a preset, sends `text` as the next user turn with the pending
+   * exec output in front, runs the tool loop, then offers the reply's `CMD:` lines. On a model
+   * error the user turn is removed and the pending output restored, so a retry loses nothing.
+   * Never rejects for model or tool failures.
+   */
+  async ask(text: string, modelName: string, signal: AbortSignal): Promise<RequestResult> {
+    const { config, observer } = this.#parts;
+    // Routing picks the preset once per user request; the whole tool sub-loop stays on it.
+    const route = classifyModel(text, { routing: { auto: this.routing.auto, classes: config.routing.classes } });
+    if (route.preset && route.preset !== modelName && config.models[route.preset]) {
+      modelName = route.preset;
+      observer({ type: 'status', message: `routed to ${modelName}` });
+    }
+    const result = await this.request(text, modelName, signal);
+    if (result.outcome === 'done' || result.outcome === 'depth-limit') await this.#offerCommands(result.text, signal);
+    return result;
+  }
+
+  /**
+   * One model request with the tool loop: `text` (null: continue after tool results) becomes the
+   * user turn with the pending exec output in front. A failure is reported, the user turn removed
+   * and the pending output restored. Options let Norris use its own gate, depth and system suffix.
+   */
+  async request(text: string | null, modelName: string, signal: AbortSignal, options: RequestOptions = {}): Promise<RequestResult> {
+    const { config, models, observer } = this.#parts;
+    const taken = text === null ? '' : this.pending.take();
+    const fallbackName = config.routing.fallback_model;
+    const client = withFallback(
+      models.client(modelName),
+      fallbackName ? models.client(fallbackName) : undefined,
+      () => this.routing.cloudFallback,
+      (message) => observer({ type: 'status', message }),
+    );
+    const result = await runRequest(
+      {
+        context: this.context,
+        model: client,
+        tools: this.#parts.tools,
+        gate: options.gate ?? this.#parts.gate,
+        observer,
+        recorder: this.#parts.recorder,
+        system: () =>
+          composeSystemMessage({
+            basePrompt: DEFAULT_SYSTEM_PROMPT,
+            memory: options.norrisSuffix ? null : this.#parts.background(),
+            summary: this.context.summary,
+            norrisSuffix: options.norrisSuffix ?? null,
+          }),
+        maxDepth: options.maxDepth ?? config.mcp.max_tool_depth,
+        quietDepthLimit: options.maxDepth !== undefined,
+      },
+      text === null ? null : mergeUserTurn(taken, text),
+      signal,
+    );
+    switch (result.outcome) {
+      case 'failed':
+        if (result.userTurnRemoved) this.pending.restore(taken);
+        observer({ type: 'error', message: `${errorMessage(result.error)}${failureHint(result.error, modelName, config)}` });
+        break;
+      case 'cancelled':
+        observer({ type: 'status', message: 'cancelled' });
+        break;
+      case 'done':
+      case 'depth-limit':
+        observer({ type: 'answered' });
+        break;
+    }
+    return result;
+  }
+
+  /** Empties the conversation and the pending buffer (memory and project context survive). */
+  reset(): void {
+    this.context.reset();
+    this.pending.clear();
+    this.#parts.recorder?.reset();
+  }
+
+  /** `execute '<cmd>'? [y/N]` for each CMD: line, in order; approved ones run as typed lines. */
+  async #offerCommands(text: string, signal: AbortSignal): Promise<void> {
+    const { config, ask, commands, observer } = this.#parts;
+    if (!commands) return;
+    for (const command of extractCmdLines(text)) {
+      if (signal.aborted) return;
+      let approved = !config.shell.confirm_cmd;
+      if (!approved) {
+        approved = await confirmCommand(command, ask ?? (async () => null));
+        if (!ask) observer({ type: 'status', message: `execute '${command}'? [y/N] n (input is not a terminal)` });
+      }
+      if (signal.aborted) return;
+      if (!approved) {
+        observer({ type: 'status', message: `skipped: ${command}` });
+        continue;
+      }
+      await commands.run(command, signal);
+    }
+  }
+
+  /** Summaries on eviction come from `context.summarizer_model` (else the default preset). */
+  #summarizer() {
+    const { config, models } = this.#parts;
+    return createSummarizer(async (messages, limits) => {
+      const name = config.context.summarizer_model ?? config.default_model;
+      if (!config.models[name]) return '';
+      return models.askOnce(name, messages, limits);
+    });
+  }
+}
+
+/** For a server that cannot be reached: which preset and URL, and what to do about it. */
+function failureHint(err: unknown, modelName: string, config: Config): string {
+  if (!(err instanceof BrokerError) || err.kind !== 'transport' || err.status !== undefined) return '';
+  const model = config.models[modelName];
+  return model ? ` (${modelName} at ${model.endpoint}: is the server running? :models lists presets; OPENAI_BASE_URL or a config file changes them)` : '';
+}

@@ -1,0 +1,44 @@
+// The small interfaces the turn core works through (besides the broker's ModelClient and the
+// safety gate): the tools it can call and the typed events it reports. Nothing here does I/O; the
+// terminal, the session log and the tests plug in behind these.
+
+import type { ToolCall, ToolDefinition, TokenUsage } from '../broker/types.js';
+import type { ToolAnnotations, ToolOutcome } from '../tool-call.js';
+
+/** The tools the model may call (MCP sessions, later built-ins). */
+export interface ToolHost {
+  definitions(): ToolDefinition[];
+  /** JSON Schema errors for these arguments; [] when valid or when the tool is unknown. */
+  validate(name: string, args: Record<string, unknown>): string[];
+  annotations(name: string): ToolAnnotations | undefined;
+  /** Never rejects. */
+  call(name: string, args: Record<string, unknown>, opts: { signal: AbortSignal }): Promise<ToolOutcome>;
+}
+
+/**
+ * What happens in a turn, in order, for whoever shows it: the terminal view, one-shot's view, a
+ * test's recorder. Events carry raw text from outside; whoever draws them sanitizes.
+ */
+export type TurnEvent =
+  /** A model request starts (depth 0 for the first of a user request). */
+  | { type: 'request-start'; depth: number; model: string }
+  | { type: 'text'; text: string }
+  | { type: 'reasoning'; text: string }
+  /** The model started a tool call; its arguments are still streaming. */
+  | { type: 'tool-call-preparing'; name: string }
+  | { type: 'usage'; usage: TokenUsage }
+  /** The streamed reply is over (finished, failed or cancelled). */
+  | { type: 'request-end' }
+  /** A tool call passed its checks (and the gate) and runs; args undefined when not parseable. */
+  | { type: 'tool-begin'; call: ToolCall; args: Record<string, unknown> | undefined }
+  | { type: 'tool-end'; call: ToolCall; outcome: ToolOutcome; durationMs: number }
+  /** A `[aish] ...` line. */
+  | { type: 'status'; message: string }
+  /** A `[context] ...` line (evictions). */
+  | { type: 'context'; message: string }
+  /** A request failed; the message is the one line the person sees. */
+  | { type: 'error'; message: string }
+  /** A request reached its end with a reply (the stats line, if shown, goes here). */
+  | { type: 'answered' };
+
+export type TurnObserver = (event: TurnEvent) => void;

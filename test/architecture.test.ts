@@ -1,0 +1,184 @@
+// The shape of src/ (SPEC §1, STYLE.md, docs/architecture.md): every folder imports only the
+// folders below it in the table, no file takes part in an import cycle (type-only imports
+// included), only main.ts touches `process`, the context store and the turn core do no I/O of
+// their own, and the broker loads its HTTP client and SSE parser lazily.
+
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from './support/aish-env.js';
+
+const SRC = path.join(ROOT, 'src');
+
+/**
+ * What each unit of src/ (a folder, or a top-level file) may import from the rest of src/. Leaves
+ * import nothing of ours. Read bottom-up: a unit appears only after everything it may use.
+ */
+const LAYERS: Record<string, readonly string[]> = {
+  errors: [],
+  io: [],
+  'is-record': [],
+  'cmd-contract': [],
+  'tool-call': [],
+  config: ['errors'],
+  cli: ['errors'],
+  // The broker knows nothing of MCP, tools, turns or rendering.
+  broker: ['config', 'errors', 'is-record'],
+  // MCP sessions know nothing of the broker or the turn core.
+  mcp: ['config', 'errors', 'is-record', 'tool-call'],
+  'line-router': ['config'],
+  'model-routing': ['broker'],
+  context: ['broker', 'errors', 'is-record'],
+  safety: ['tool-call'],
+  history: ['context', 'errors', 'is-record'],
+  shell: ['config', 'context'],
+  memory: ['broker', 'config', 'context', 'errors', 'history', 'is-record', 'safety'],
+  // The turn core: where the broker's replies, the gate and the context meet. No MCP, no terminal.
+  turn: ['broker', 'cmd-contract', 'config', 'context', 'errors', 'history', 'is-record', 'model-routing', 'safety', 'tool-call'],
+  // Tool hosts: the MCP registry (and later built-ins) seen as the turn core's ToolHost.
+  tools: ['mcp', 'turn', 'tool-call'],
+  // Everything a person sees; it draws the events of the layers below and produces none.
+  render: ['cmd-contract', 'io', 'shell', 'tool-call', 'turn'],
+  norris: ['broker', 'cmd-contract', 'config', 'errors', 'safety', 'tool-call', 'turn'],
+  meta: ['config', 'errors', 'history', 'line-router', 'mcp', 'memory', 'model-routing', 'norris', 'render', 'shell', 'turn'],
+  repl: ['broker', 'config', 'errors', 'history', 'io', 'line-router', 'mcp', 'memory', 'meta', 'norris', 'render', 'shell', 'turn'],
+  'one-shot': ['config', 'context', 'errors', 'io', 'mcp', 'render', 'safety', 'tools', 'turn'],
+  app: ['config', 'context', 'errors', 'history', 'io', 'mcp', 'memory', 'meta', 'norris', 'render', 'repl', 'safety', 'shell', 'tools', 'turn'],
+  main: ['app', 'cli', 'config', 'errors', 'io', 'one-shot'],
+};
+
+interface Import {
+  from: string;
+  /** Resolved path under src/, or the bare specifier for packages and node: modules. */
+  target: string;
+  internal: boolean;
+  typeOnly: boolean;
+  lazy: boolean;
+}
+
+function walk(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) return walk(full);
+    return name.endsWith('.ts') ? [full] : [];
+  });
+}
+
+const files = walk(SRC).map((f) => path.relative(SRC, f));
+
+function importsOf(file: string): Import[] {
+  const text = readFileSync(path.join(SRC, file), 'utf8');
+  const found: Import[] = [];
+  const add = (specifier: string, typeOnly: boolean, lazy: boolean) => {
+    const internal = specifier.startsWith('.');
+    const target = internal ? path.normalize(path.join(path.dirname(file), specifier)).replace(/\.js$/, '.ts') : specifier;
+    found.push({ from: file, target, internal, typeOnly, lazy });
+  };
+  for (const m of text.matchAll(/^(?:import|export)\s+(type\s+)?[^'";]*?from\s+'([^']+)'/gm)) add(m[2]!, Boolean(m[1]), false);
+  for (const m of text.matchAll(/^import\s+'([^']+)'/gm)) add(m[1]!, false, false);
+  for (const m of text.matchAll(/import\('([^']+)'\)/g)) add(m[1]!, false, true);
+  return found;
+}
+
+/** `broker/stream.ts` → `broker`; `app.ts` → `app`. */
+function unitOf(file: string): string {
+  const [first, second] = file.split(path.sep);
+  return second === undefined ? first!.replace(/\.ts$/, '') : first!;
+}
+
+const graph = new Map(files.map((f) => [f, importsOf(f)]));
+
+describe('layers', () => {
+  it('names every unit of src/ in the table', () => {
+    const units = [...new Set(files.map(unitOf))].sort();
+    expect(units).toEqual(Object.keys(LAYERS).sort());
+  });
+
+  it('lists each unit only after what it may import', () => {
+    const order = Object.keys(LAYERS);
+    for (const [unit, allowed] of Object.entries(LAYERS)) {
+      for (const dep of allowed) expect(order.indexOf(dep), `${unit} → ${dep}`).toBeLessThan(order.indexOf(unit));
+    }
+  });
+
+  it.each(files)('%s imports only from the layers below it', (file) => {
+    const unit = unitOf(file);
+    const allowed = LAYERS[unit] ?? [];
+    for (const imp of graph.get(file)!) {
+      if (!imp.internal) continue;
+      const dep = unitOf(imp.target);
+      if (dep === unit) continue;
+      expect(allowed, `${file} imports ${imp.target}`).toContain(dep);
+    }
+  });
+});
+
+describe('no import cycle', () => {
+  it('has none between files, type-only imports included', () => {
+    const cycles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const stack: string[] = [];
+    const visit = (file: string) => {
+      state.set(file, 'open');
+      stack.push(file);
+      for (const imp of graph.get(file) ?? []) {
+        if (!imp.internal || !graph.has(imp.target)) continue;
+        const s = state.get(imp.target);
+        if (s === 'open') cycles.push([...stack.slice(stack.indexOf(imp.target)), imp.target].join(' → '));
+        else if (s === undefined) visit(imp.target);
+      }
+      stack.pop();
+      state.set(file, 'done');
+    };
+    for (const file of files) if (!state.has(file)) visit(file);
+    expect(cycles).toEqual([]);
+  });
+
+  it('resolves every relative import to a file (so the check above sees them all)', () => {
+    for (const [, imports] of graph) {
+      for (const imp of imports) if (imp.internal) expect(graph.has(imp.target), `${imp.from} → ${imp.target}`).toBe(true);
+    }
+  });
+});
+
+describe('edges of the program', () => {
+  it('touches process only in main.ts (argv, env, stdio, signals, exit)', () => {
+    for (const file of files.filter((f) => f !== 'main.ts')) {
+      const text = readFileSync(path.join(SRC, file), 'utf8');
+      expect(text, file).not.toMatch(/\bprocess\.(argv|env|stdin|stdout|stderr|exit|on|once|cwd)\b/);
+    }
+  });
+
+  it.each(['context', 'turn', 'safety', 'model-routing'])('%s/ does no I/O of its own: it imports no node: module', (unit) => {
+    for (const file of files.filter((f) => unitOf(f) === unit)) {
+      for (const imp of graph.get(file)!) expect(imp.target.startsWith('node:'), `${file} imports ${imp.target}`).toBe(false);
+    }
+  });
+
+  it('gives the context store the broker only as types: its summarizer asks through the function it is given', () => {
+    for (const file of files.filter((f) => unitOf(f) === 'context')) {
+      for (const imp of graph.get(file)!) {
+        if (imp.internal && unitOf(imp.target) === 'broker') expect(imp.typeOnly, `${file} imports ${imp.target}`).toBe(true);
+      }
+    }
+  });
+
+  it('loads undici and the SSE reader only lazily in the broker', () => {
+    for (const imp of graph.get(path.join('broker', 'stream.ts'))!) {
+      if (imp.target === 'undici' || imp.target === path.join('broker', 'sse.ts')) expect(imp.lazy, imp.target).toBe(true);
+    }
+    for (const file of files.filter((f) => unitOf(f) === 'broker' && !f.endsWith('sse.ts'))) {
+      for (const imp of graph.get(file)!) {
+        if (imp.target === 'eventsource-parser' || imp.target === 'undici') expect(imp.lazy || imp.typeOnly, `${file}: ${imp.target}`).toBe(true);
+      }
+    }
+  });
+
+  it('keeps the terminal out of the turn core and the tool hosts: they never import render/ or repl/', () => {
+    for (const file of files.filter((f) => ['turn', 'tools', 'context', 'history', 'mcp', 'broker'].includes(unitOf(f)))) {
+      for (const imp of graph.get(file)!) {
+        if (imp.internal) expect(['render', 'repl'], `${file} imports ${imp.target}`).not.toContain(unitOf(imp.target));
+      }
+    }
+  });
+});
