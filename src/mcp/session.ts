@@ -2,24 +2,18 @@
 // fallback for 400/404/405 only), SSE or stdio; caches the tool list under safe wire names and
 // refetches it on list_changed. `callTool` never rejects; `close` never throws and is idempotent.
 
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  ErrorCode,
-  LATEST_PROTOCOL_VERSION,
-  McpError,
-  ToolListChangedNotificationSchema,
-  type Tool,
-  type ToolAnnotations,
-} from '@modelcontextprotocol/sdk/types.js';
-import { statSync } from 'node:fs';
+import { ErrorCode, LATEST_PROTOCOL_VERSION, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from '../config/schema.js';
-import { joinCommandLine } from './command-line.js';
-import { describeMcpFailure, httpStatusOf, McpConnectError, type FailureContext } from './errors.js';
-import { aliasProblem, mapToolNames, toWireName, type ToolNameMap } from './naming.js';
+import { connectDeadline, raceAbort } from './abort.js';
+import { DEFAULT_CONNECT_TIMEOUT_MS, type Connected } from './connect-client.js';
+import { connectHttp } from './connect-http.js';
+import { connectStdio } from './connect-stdio.js';
+import { describeMcpFailure, McpConnectError } from './errors.js';
+import { failureContext, isConnectionClosed, lastLine, rpcMessage, scrubSecrets } from './failure-text.js';
+import { aliasProblem, type ToolNameMap } from './naming.js';
 import {
   cancelledOutcome,
   DEFAULT_MAX_RESULT_CHARS,
@@ -28,90 +22,13 @@ import {
   transportErrorOutcome,
   type ToolOutcome,
 } from './outcome.js';
+import type { McpCallOptions, McpConnectOptions, McpSessionStatus, McpTool, McpTransportKind } from './session-types.js';
+import { fetchToolList } from './tool-list.js';
 
-/** How a session talks to its server, as `:mcp list` shows it. */
-export type McpTransportKind = 'streamable-http' | 'sse' | 'stdio';
+export { stdioEnvironment } from './connect-stdio.js';
+export type { McpCallOptions, McpConnectOptions, McpSessionStatus, McpTool, McpTransportKind } from './session-types.js';
 
-/** `connected`; `disconnected` when the server went away (process exit, unreachable); `closed` by aish. */
-export type McpSessionStatus = 'connected' | 'disconnected' | 'closed';
-
-/** A server's tool as aish offers it to the model. */
-export interface McpTool {
-  /** The session's alias. */
-  alias: string;
-  /** `<alias>__<safe name>`, what the model sees and calls. */
-  wireName: string;
-  /** The server's own name, sent in `tools/call`. */
-  name: string;
-  title?: string;
-  description: string;
-  /** JSON Schema of the arguments, as the server sent it. */
-  inputSchema: Record<string, unknown>;
-  /** Hints only (readOnlyHint, destructiveHint, idempotentHint, openWorldHint, title). */
-  annotations: ToolAnnotations;
-}
-
-/** Options of `McpSession.connect`. */
-export interface McpConnectOptions {
-  /** aish's environment: `auth_env` is read from it; stdio servers get only a safe part of it. */
-  env: Record<string, string | undefined>;
-  /** Cancels the connect attempt. */
-  signal?: AbortSignal;
-  /** Limit for the whole connect (start, initialize, tools/list). Default 10 s. */
-  timeoutMs?: number;
-  /** aish's version, sent as `clientInfo.version`. */
-  clientVersion: string;
-  /** One-line status messages (protocol mismatch, unset auth_env, tool list refresh failure). */
-  onStatus?: (message: string) => void;
-  /** Called after the tool list was refetched on `notifications/tools/list_changed`. */
-  onToolsChanged?: (tools: readonly McpTool[]) => void;
-  /** Default cap of a result's content (`mcp.max_result_chars`). */
-  maxResultChars?: number;
-  /** Default `callTool` timeout (`mcp.call_timeout_ms`). Default 60 s. */
-  callTimeoutMs?: number;
-}
-
-/** Options of one `callTool`. */
-export interface McpCallOptions {
-  /** The line's signal: Ctrl-C resolves the call as `cancelled` and tells the server. */
-  signal?: AbortSignal;
-  timeoutMs?: number;
-  maxResultChars?: number;
-}
-
-const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 const DEFAULT_CALL_TIMEOUT_MS = 60_000;
-const STDERR_TAIL_CHARS = 4096;
-const FALLBACK_STATUSES = new Set([400, 404, 405]);
-
-/**
- * What a stdio server inherits from aish: enough to find programs, a home, a locale, a temp dir
- * and a proxy. No tokens or keys: those go in the server's `env` in the config.
- */
-const INHERITED_ENV = [
-  'PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LANGUAGE', 'LC_ALL', 'LC_CTYPE', 'TERM',
-  'TMPDIR', 'TZ', 'XDG_RUNTIME_DIR', 'XDG_CONFIG_HOME', 'XDG_CACHE_HOME', 'XDG_DATA_HOME',
-  'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy',
-  'SYSTEMROOT', 'SystemRoot', 'COMSPEC', 'PATHEXT', 'WINDIR', 'TEMP', 'TMP', 'USERPROFILE',
-  'APPDATA', 'LOCALAPPDATA', 'HOMEDRIVE', 'HOMEPATH', 'PROGRAMFILES', 'USERNAME',
-];
-
-/** The environment of a stdio server: the safe part of `env`, then the config's `env` on top. */
-export function stdioEnvironment(
-  env: Record<string, string | undefined>,
-  extra: Record<string, string>,
-): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const key of INHERITED_ENV) {
-    const value = env[key];
-    // Exported shell functions (`() { ...`) are how Shellshock travelled; never pass them on.
-    if (value !== undefined && !value.startsWith('()')) out[key] = value;
-  }
-  return { ...out, ...extra };
-}
-
-/** An error whose message is already the one-line reason. */
-class Reason extends Error {}
 
 /**
  * A connected MCP server. Create with `McpSession.connect`; `tools` is the cached list;
@@ -175,12 +92,7 @@ export class McpSession {
   static async connect(alias: string, cfg: McpServerConfig, opts: McpConnectOptions): Promise<McpSession> {
     const problem = aliasProblem(alias);
     if (problem) throw new McpConnectError(alias, undefined, problem);
-    const timeoutMs = opts.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
-    const attempt = new AbortController();
-    const timer = setTimeout(() => attempt.abort(new Reason(`no answer within ${timeoutMs} ms`)), timeoutMs);
-    const onAbort = () => attempt.abort(new Reason('cancelled'));
-    opts.signal?.addEventListener('abort', onAbort, { once: true });
-    const signal = attempt.signal;
+    const { signal, dispose } = connectDeadline(opts.signal, opts.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS);
     try {
       if (opts.signal?.aborted) throw new McpConnectError(alias, undefined, 'cancelled');
       const connected = cfg.command !== undefined
@@ -193,8 +105,7 @@ export class McpSession {
         throw connected.fail(err);
       }
     } finally {
-      clearTimeout(timer);
-      opts.signal?.removeEventListener('abort', onAbort);
+      dispose();
     }
   }
 
@@ -271,27 +182,7 @@ export class McpSession {
   }
 
   async #fetchTools(signal?: AbortSignal): Promise<void> {
-    const listed: Tool[] = [];
-    let cursor: string | undefined;
-    for (let page = 0; page < 100; page++) {
-      const result = await this.#client.listTools(cursor === undefined ? undefined : { cursor }, { signal, timeout: this.#callTimeoutMs });
-      listed.push(...result.tools);
-      cursor = result.nextCursor;
-      if (!cursor) break;
-    }
-    const names = mapToolNames(this.alias, listed.map((t) => t.name));
-    const tools = listed.map((t): McpTool => {
-      const wireName = toWireName(this.alias, names.toSafe.get(t.name)!);
-      return {
-        alias: this.alias,
-        wireName,
-        name: t.name,
-        ...(t.title !== undefined ? { title: t.title } : {}),
-        description: t.description ?? t.title ?? t.annotations?.title ?? '',
-        inputSchema: t.inputSchema as Record<string, unknown>,
-        annotations: t.annotations ?? {},
-      };
-    });
+    const { names, tools } = await fetchToolList(this.#client, this.alias, signal, this.#callTimeoutMs);
     this.#names = names;
     this.#tools = tools;
     this.#byWireName = new Map(tools.map((t) => [t.wireName, t]));
@@ -432,212 +323,4 @@ export class McpSession {
   #scrub(text: string): string {
     return scrubSecrets(text, this.#secrets);
   }
-}
-
-/** A finished handshake, before the session object exists. */
-interface Connected {
-  kind: McpTransportKind;
-  client: Client;
-  transport: Transport;
-  target: string;
-  secrets: string[];
-  stderr: { text: string } | undefined;
-  protocolVersion: () => string | undefined;
-  /** The `McpConnectError` for a failure after the handshake (tools/list, abort). */
-  fail: (err: unknown) => McpConnectError;
-}
-
-function newClient(opts: McpConnectOptions): Client {
-  return new Client({ name: 'aish', version: opts.clientVersion }, { capabilities: {} });
-}
-
-/** Records the protocol version the client settles on; stdio transports have no hook of their own. */
-function watchProtocolVersion(transport: Transport): () => string | undefined {
-  let version: string | undefined;
-  const original = transport.setProtocolVersion?.bind(transport);
-  transport.setProtocolVersion = (v: string) => {
-    version = v;
-    original?.(v);
-  };
-  return () => version;
-}
-
-function scrubSecrets(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const s of secrets) if (s.length >= 4) out = out.replaceAll(s, '***');
-  return out;
-}
-
-function lastLine(text: string): string {
-  const line = text.split('\n').map((l) => l.trim()).filter(Boolean).at(-1) ?? '';
-  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
-}
-
-/** The SDK's own "the transport closed under a pending request", not a server's -32000. */
-function isConnectionClosed(err: unknown): boolean {
-  return err instanceof McpError && err.code === ErrorCode.ConnectionClosed && /Connection closed/.test(err.message);
-}
-
-function rpcMessage(err: McpError): string {
-  return `${err.message.replace(/^(MCP error -?\d+: )+/, '')} (JSON-RPC error ${err.code})`;
-}
-
-function failureContext(target: string, kind: McpTransportKind): FailureContext {
-  if (kind === 'stdio') return { command: target };
-  try {
-    return { url: new URL(target) };
-  } catch {
-    return {};
-  }
-}
-
-/** Rejects with the signal's reason when it aborts first; `cleanup` runs on abort. */
-async function raceAbort<T>(work: Promise<T>, signal: AbortSignal, cleanup: () => Promise<void>): Promise<T> {
-  let onAbort: (() => void) | undefined;
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(signal.reason);
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-  });
-  try {
-    return await Promise.race([work, aborted]);
-  } catch (err) {
-    if (signal.aborted) {
-      work.catch(() => {});
-      await cleanup().catch(() => {});
-    }
-    throw err;
-  } finally {
-    if (onAbort) signal.removeEventListener('abort', onAbort);
-  }
-}
-
-/** `url` without user:password, for display. */
-function displayUrl(url: URL): string {
-  const shown = new URL(url.href);
-  shown.username = '';
-  shown.password = '';
-  return shown.href;
-}
-
-/**
- * Handshake over streamable HTTP, or legacy SSE: `transport: 'sse'` forces it; with no
- * `transport` it is the fallback after HTTP 400/404/405 only; `transport: 'http'` never falls back.
- */
-async function connectHttp(alias: string, cfg: McpServerConfig, opts: McpConnectOptions, signal: AbortSignal): Promise<Connected> {
-  let url: URL;
-  try {
-    url = new URL(cfg.url ?? '');
-  } catch {
-    throw new McpConnectError(alias, undefined, 'invalid URL');
-  }
-  if (url.username || url.password) {
-    throw new McpConnectError(alias, undefined, 'credentials in the URL are not supported; use auth_token or auth_env');
-  }
-  const token = cfg.auth_token ?? (cfg.auth_env !== undefined ? opts.env[cfg.auth_env] || undefined : undefined);
-  let hint = '';
-  if (cfg.auth_token === undefined && cfg.auth_env !== undefined && token === undefined) {
-    hint = ` (${cfg.auth_env} is not set)`;
-    opts.onStatus?.(`mcp ${alias}: ${cfg.auth_env} is not set; connecting without a token`);
-  }
-  const secrets = token ? [token] : [];
-  const ctx: FailureContext = { url, timeoutMs: opts.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS };
-  const fail = (err: unknown, prefix = ''): McpConnectError => {
-    if (err instanceof McpConnectError) return err;
-    const reason = err instanceof Reason ? err.message : describeMcpFailure(err, ctx);
-    const status = httpStatusOf(err);
-    return new McpConnectError(alias, err, scrubSecrets(`${prefix}${reason}${status === 401 ? hint : ''}`, secrets));
-  };
-  const target = displayUrl(url);
-
-  const attempt = async (kind: 'streamable-http' | 'sse'): Promise<Connected> => {
-    // One Headers object, one spelling: a plain object with two spellings sends the token twice.
-    const headers = new Headers();
-    if (token) headers.set('Authorization', `Bearer ${token}`);
-    const transport =
-      kind === 'sse'
-        ? new SSEClientTransport(url, { requestInit: { headers } })
-        : new StreamableHTTPClientTransport(url, { requestInit: { headers } });
-    const { client, protocolVersion } = await connectClient(transport, opts, signal, (err) => err);
-    return { kind, client, transport, target, secrets, stderr: undefined, protocolVersion, fail: (err) => fail(err) };
-  };
-
-  if (cfg.transport === 'sse') {
-    try {
-      return await attempt('sse');
-    } catch (err) {
-      throw fail(err);
-    }
-  }
-  try {
-    return await attempt('streamable-http');
-  } catch (err) {
-    const status = httpStatusOf(err);
-    if (cfg.transport === 'http' || signal.aborted || status === undefined || !FALLBACK_STATUSES.has(status)) throw fail(err);
-    try {
-      return await attempt('sse');
-    } catch (sseErr) {
-      throw fail(sseErr, `streamable HTTP answered HTTP ${status}, legacy SSE: `);
-    }
-  }
-}
-
-/** Starts a stdio server with a safe environment and its stderr kept (the last 4 KB) out of sight. */
-async function connectStdio(alias: string, cfg: McpServerConfig, opts: McpConnectOptions, signal: AbortSignal): Promise<Connected> {
-  const command = cfg.command!;
-  const target = joinCommandLine([command, ...cfg.args]);
-  const secrets = Object.values(cfg.env).filter((v) => v.length >= 8);
-  if (cfg.cwd !== undefined) {
-    let isDir = false;
-    try {
-      isDir = statSync(cfg.cwd).isDirectory();
-    } catch {
-      isDir = false;
-    }
-    if (!isDir) throw new McpConnectError(alias, undefined, `working directory not found: ${cfg.cwd}`);
-  }
-  const transport = new StdioClientTransport({
-    command,
-    args: cfg.args,
-    env: stdioEnvironment(opts.env, cfg.env),
-    ...(cfg.cwd !== undefined ? { cwd: cfg.cwd } : {}),
-    stderr: 'pipe',
-  });
-  const stderr = { text: '' };
-  transport.stderr?.on('data', (chunk: Buffer | string) => {
-    stderr.text = (stderr.text + chunk.toString()).slice(-STDERR_TAIL_CHARS);
-  });
-  const ctx: FailureContext = { command, timeoutMs: opts.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS };
-  const fail = (err: unknown): McpConnectError => {
-    if (err instanceof McpConnectError) return err;
-    let reason: string;
-    if (err instanceof Reason) reason = err.message;
-    else if (isConnectionClosed(err)) reason = 'the server exited during start-up';
-    else reason = describeMcpFailure(err, ctx);
-    const last = lastLine(stderr.text);
-    if (last && reason !== 'cancelled') reason += `: ${last}`;
-    const error = new McpConnectError(alias, err, scrubSecrets(reason, secrets));
-    error.stderrTail = stderr.text;
-    return error;
-  };
-  const { client, protocolVersion } = await connectClient(transport, opts, signal, fail);
-  return { kind: 'stdio', client, transport, target, secrets, stderr, protocolVersion, fail };
-}
-
-/** Connects a new SDK client over `transport`; on failure closes it and throws `mapError(err)`. */
-async function connectClient(
-  transport: Parameters<typeof watchProtocolVersion>[0],
-  opts: Parameters<typeof newClient>[0],
-  signal: AbortSignal,
-  mapError: (err: unknown) => unknown,
-): Promise<{ client: ReturnType<typeof newClient>; protocolVersion: ReturnType<typeof watchProtocolVersion> }> {
-  const client = newClient(opts);
-  const protocolVersion = watchProtocolVersion(transport);
-  try {
-    await raceAbort(client.connect(transport, { signal }), signal, () => client.close());
-  } catch (err) {
-    await client.close().catch(() => {});
-    throw mapError(err);
-  }
-  return { client, protocolVersion };
 }

@@ -1,0 +1,58 @@
+// The MCP handshake both transports share: a new SDK `Client` connected over a given transport
+// within the attempt's signal, and the `Connected` record a finished handshake hands to
+// `McpSession`. On failure the client is closed and the caller's error is thrown.
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { raceAbort } from './abort.js';
+import type { McpConnectError } from './errors.js';
+import type { McpConnectOptions, McpTransportKind } from './session-types.js';
+
+/** Default limit of a whole connect (start, initialize, tools/list). */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+
+/** A finished handshake, before the session object exists. */
+export interface Connected {
+  kind: McpTransportKind;
+  client: Client;
+  transport: Transport;
+  target: string;
+  secrets: string[];
+  stderr: { text: string } | undefined;
+  protocolVersion: () => string | undefined;
+  /** The `McpConnectError` for a failure after the handshake (tools/list, abort). */
+  fail: (err: unknown) => McpConnectError;
+}
+
+function newClient(opts: McpConnectOptions): Client {
+  return new Client({ name: 'aish', version: opts.clientVersion }, { capabilities: {} });
+}
+
+/** Records the protocol version the client settles on; stdio transports have no hook of their own. */
+function watchProtocolVersion(transport: Transport): () => string | undefined {
+  let version: string | undefined;
+  const original = transport.setProtocolVersion?.bind(transport);
+  transport.setProtocolVersion = (v: string) => {
+    version = v;
+    original?.(v);
+  };
+  return () => version;
+}
+
+/** Connects a new SDK client over `transport`; on failure closes it and throws `mapError(err)`. */
+export async function connectClient(
+  transport: Parameters<typeof watchProtocolVersion>[0],
+  opts: Parameters<typeof newClient>[0],
+  signal: AbortSignal,
+  mapError: (err: unknown) => unknown,
+): Promise<{ client: ReturnType<typeof newClient>; protocolVersion: ReturnType<typeof watchProtocolVersion> }> {
+  const client = newClient(opts);
+  const protocolVersion = watchProtocolVersion(transport);
+  try {
+    await raceAbort(client.connect(transport, { signal }), signal, () => client.close());
+  } catch (err) {
+    await client.close().catch(() => {});
+    throw mapError(err);
+  }
+  return { client, protocolVersion };
+}

@@ -1,0 +1,55 @@
+// The shapes an MCP session shows the rest of aish (SPEC §6): its transport and status, the tools
+// it offers, and the options of connect and callTool. Types only, so the registry and the connect
+// helpers can name them without loading the SDK or importing the session class.
+
+import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+
+/** How a session talks to its server, as `:mcp list` shows it. */
+export type McpTransportKind = 'streamable-http' | 'sse' | 'stdio';
+
+/** `connected`; `disconnected` when the server went away (process exit, unreachable); `closed` by aish. */
+export type McpSessionStatus = 'connected' | 'disconnected' | 'closed';
+
+/** A server's tool as aish offers it to the model. */
+export interface McpTool {
+  /** The session's alias. */
+  alias: string;
+  /** `<alias>__<safe name>`, what the model sees and calls. */
+  wireName: string;
+  /** The server's own name, sent in `tools/call`. */
+  name: string;
+  title?: string;
+  description: string;
+  /** JSON Schema of the arguments, as the server sent it. */
+  inputSchema: Record<string, unknown>;
+  /** Hints only (readOnlyHint, destructiveHint, idempotentHint, openWorldHint, title). */
+  annotations: ToolAnnotations;
+}
+
+/** Options of `McpSession.connect`. */
+export interface McpConnectOptions {
+  /** aish's environment: `auth_env` is read from it; stdio servers get only a safe part of it. */
+  env: Record<string, string | undefined>;
+  /** Cancels the connect attempt. */
+  signal?: AbortSignal;
+  /** Limit for the whole connect (start, initialize, tools/list). Default 10 s. */
+  timeoutMs?: number;
+  /** aish's version, sent as `clientInfo.version`. */
+  clientVersion: string;
+  /** One-line status messages (protocol mismatch, unset auth_env, tool list refresh failure). */
+  onStatus?: (message: string) => void;
+  /** Called after the tool list was refetched on `notifications/tools/list_changed`. */
+  onToolsChanged?: (tools: readonly McpTool[]) => void;
+  /** Default cap of a result's content (`mcp.max_result_chars`). */
+  maxResultChars?: number;
+  /** Default `callTool` timeout (`mcp.call_timeout_ms`). Default 60 s. */
+  callTimeoutMs?: number;
+}
+
+/** Options of one `callTool`. */
+export interface McpCallOptions {
+  /** The line's signal: Ctrl-C resolves the call as `cancelled` and tells the server. */
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  maxResultChars?: number;
+}
