@@ -84,4 +84,15 @@ export default defineConfig({
   ui: {
     show_stats: false, // one line of tokens, tool calls and time after each model reply
   },
+
+  // Rules for the model's CMD: lines, matched against each command of a compound line (`a && b`
+  // is two commands); `*` matches any text and a pattern matches the whole command. deny beats
+  // confirm beats allow. `confirm` asks even with confirm_cmd off; `allow` runs without asking
+  // even with it on, except that a destructive command (rm -r, git push --force, ...) always asks.
+  // `:perms` shows the rules, `:perms check <command>` tests one.
+  permissions: {
+    allow: ['git status', 'git diff*', 'ls*'],
+    confirm: ['git push*'],
+    deny: ['sudo *', 'curl * | sh'],
+  },
 });

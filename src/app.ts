@@ -2,6 +2,7 @@
 // streams, paths) and hands them to each other. No behaviour lives here; docs/architecture.md
 // draws the result.
 
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from './config/schema.js';
 import { PendingOutput } from './context/pending-output.js';
@@ -13,16 +14,18 @@ import { coreCommands } from './meta/core.js';
 import { mcpCommands } from './meta/mcp.js';
 import { memoryCommands } from './meta/memory.js';
 import { norrisCommands } from './meta/norris.js';
+import { permsCommands } from './meta/perms.js';
 import { routeCommands } from './meta/route.js';
 import { sessionCommands } from './meta/session.js';
 import { NorrisMode } from './norris/mode.js';
 import { Renderer } from './render/renderer.js';
-import { neutralize } from './render/sanitize.js';
 import { colorLevel, createStyle } from './render/style.js';
 import { createTurnView } from './render/turn-view.js';
 import { Repl } from './repl/repl.js';
 import type { AskFn } from './safety/confirm.js';
-import { ConfirmToolGate } from './safety/tool-gate.js';
+import { ApprovalGate } from './safety/gate.js';
+import { policyFromConfig } from './safety/policy.js';
+import { Redactor } from './safety/redact.js';
 import { ShellRunner } from './shell/shell-runner.js';
 import { mcpToolHost } from './tools/mcp-host.js';
 import { TurnCore } from './turn/core.js';
@@ -49,7 +52,10 @@ export interface AppOptions {
 export function createApp(opts: AppOptions): Repl {
   const { io, config, env, version } = opts;
   const model = startingModel(config, opts.model);
-  const render = new Renderer(io, createStyle(colorLevel(env, io.isTTY)));
+  // Secrets are looked up in the shell's live environment (an `export` inside aish counts).
+  let shell: ShellRunner | undefined;
+  const { redact } = Redactor.forEnv(() => shell?.env ?? env, config);
+  const render = new Renderer(io, createStyle(colorLevel(env, io.isTTY)), redact);
   const historyDir = resolveHistoryDir(config, opts);
   const status = (message: string) => render.status(message);
 
@@ -58,23 +64,24 @@ export function createApp(opts: AppOptions): Repl {
   const ask: AskFn | null = io.isTTY ? (question) => repl?.ask(question) ?? Promise.resolve(null) : null;
 
   const pending = new PendingOutput();
-  const sessions = new SessionStore({ historyDir, enabled: true, startedAt: opts.startedAt ?? new Date(), model: config.default_model, version, onStatus: status });
-  const memory = MemoryStore.open(historyDir);
+  const sessions = new SessionStore({ historyDir, enabled: true, startedAt: opts.startedAt ?? new Date(), model: config.default_model, version, onStatus: status, redact });
+  const memory = MemoryStore.open(historyDir, { redact });
   const mcp = createRegistry(config, env, version, render);
-  const shell = new ShellRunner({ shell: config.shell, cwd: opts.cwd, env, isTTY: io.isTTY, view: render, pending });
+  shell = new ShellRunner({ shell: config.shell, cwd: opts.cwd, env, isTTY: io.isTTY, view: render, pending });
+  const fileExists = (file: string) => existsSync(path.resolve(shell.cwd, file));
+  const gate = new ApprovalGate({ policy: policyFromConfig(config, fileExists), ask, show: (text) => render.info(text, (s) => render.style.dim(s)) });
   const core = new TurnCore({
     config,
-    models: presetModels(config, env),
+    models: presetModels(config, env, redact),
     pending,
     tools: mcpToolHost(mcp),
-    gate: new ConfirmToolGate({ policy: config.mcp.auto_approve, ask, show: (text) => render.info(render.style.dim(neutralize(text))) }),
-    ask,
+    gate,
     commands: shell,
     recorder: sessions,
     background: () => (config.memory.enabled ? memory.inject(config.memory.max_inject_chars) || null : null),
     observer: createTurnView(render, { showStats: config.ui.show_stats }),
   });
-  const norris = new NorrisMode({ config, env, core, commands: shell, ask, status });
+  const norris = new NorrisMode({ config, env, core, commands: shell, gate, status, redact });
   const preset = config.models[model]!;
   const from = opts.configFile ? `config ${opts.configFile}` : 'no config file';
 
@@ -83,13 +90,15 @@ export function createApp(opts: AppOptions): Repl {
     config,
     env,
     render,
-    commands: [...coreCommands, ...sessionCommands, ...mcpCommands, ...routeCommands, ...norrisCommands, ...memoryCommands],
+    commands: [...coreCommands, ...sessionCommands, ...mcpCommands, ...routeCommands, ...norrisCommands, ...memoryCommands, ...permsCommands],
     core,
     sessions,
     shell,
     mcp,
     memory,
     norris,
+    gate,
+    redact,
     model,
     inputHistoryFile: historyDir ? path.join(historyDir, 'input_history') : undefined,
     resume: opts.resume,

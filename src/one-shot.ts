@@ -10,7 +10,9 @@ import { connectConfiguredServers, createRegistry } from './mcp/startup.js';
 import { Renderer } from './render/renderer.js';
 import { colorLevel, createStyle } from './render/style.js';
 import { createTurnView } from './render/turn-view.js';
-import { ConfirmToolGate } from './safety/tool-gate.js';
+import { ApprovalGate } from './safety/gate.js';
+import { policyFromConfig } from './safety/policy.js';
+import { Redactor } from './safety/redact.js';
 import { mcpToolHost } from './tools/mcp-host.js';
 import { TurnCore } from './turn/core.js';
 import { presetModels, startingModel } from './turn/model-client.js';
@@ -41,16 +43,16 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
   if (opts.prompt.trim() === '') throw new UsageError('-p needs a question');
   const { config, env, io } = opts;
   const model = startingModel(config, opts.model);
-  const render = new Renderer(io, createStyle(colorLevel(env, io.isTTY)));
+  const { redact } = Redactor.forEnv(() => env, config);
+  const render = new Renderer(io, createStyle(colorLevel(env, io.isTTY)), redact);
   const registry = createRegistry(config, env, opts.version, render);
   // Nobody is asked: tools run only when auto-approved, CMD: lines are printed and never run.
   const core = new TurnCore({
     config,
-    models: presetModels(config, env),
+    models: presetModels(config, env, redact),
     pending: new PendingOutput(),
     tools: mcpToolHost(registry),
-    gate: new ConfirmToolGate({ policy: config.mcp.auto_approve, ask: null, show: () => {} }),
-    ask: null,
+    gate: new ApprovalGate({ policy: policyFromConfig(config), ask: null, show: () => {} }),
     commands: null,
     recorder: null,
     background: () => null,

@@ -19,6 +19,8 @@ export interface AskOnceOptions {
   timeoutMs?: number;
   /** Cancels the call; the promise then rejects with the signal's reason. */
   signal?: AbortSignal;
+  /** Applied to the serialized body before it is sent (secrets become `[redacted:NAME]`). */
+  redact?: (text: string) => string;
 }
 
 /**
@@ -34,6 +36,7 @@ export async function askOnce(model: ModelConfig, messages: ChatMessage[], opts:
     const result = await chat({ ...model, max_tokens: opts.maxTokens, timeout_ms: Math.min(model.timeout_ms ?? timeoutMs, timeoutMs) }, messages, {
       env: opts.env,
       signal,
+      ...(opts.redact ? { redact: opts.redact } : {}),
     });
     return result.text.trim();
   } catch (err) {

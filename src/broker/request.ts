@@ -19,6 +19,8 @@ export interface ChatRequest {
 
 export interface ChatRequestOptions {
   env: Record<string, string | undefined>;
+  /** Applied to the serialized body: secrets become `[redacted:NAME]` before anything is sent. */
+  redact?: (text: string) => string;
   tools?: ToolDefinition[];
   extraBody?: Record<string, unknown>;
 }
@@ -33,7 +35,8 @@ export function buildChatRequest(model: ModelConfig, messages: ChatMessage[], op
   if (!model.endpoint) throw configError('model preset has no endpoint');
   if (!model.model) throw configError('model preset has no model name');
   const url = chatCompletionsUrl(model.endpoint);
-  return { url, headers: buildHeaders(model, opts.env), body: JSON.stringify(buildBody(model, messages, opts)) };
+  const body = JSON.stringify(buildBody(model, messages, opts));
+  return { url, headers: buildHeaders(model, opts.env), body: opts.redact ? opts.redact(body) : body };
 }
 
 function buildBody(model: ModelConfig, messages: ChatMessage[], opts: ChatRequestOptions): Record<string, unknown> {

@@ -22,6 +22,8 @@ export interface ChatOptions {
   signal?: AbortSignal;
   /** Extra body fields (`stream_options`, `tool_choice`, ...), merged over the defaults. */
   extraBody?: Record<string, unknown>;
+  /** Applied to the serialized body before it is sent (secrets become `[redacted:NAME]`). */
+  redact?: (text: string) => string;
 }
 
 type Undici = typeof import('undici');

@@ -107,6 +107,13 @@ export const rawConfigSchema = z
         show_stats: z.boolean().default(false),
       })
       .prefault({}),
+    permissions: z
+      .strictObject({
+        allow: stringList.default([]),
+        confirm: stringList.default([]),
+        deny: stringList.default([]),
+      })
+      .prefault({}),
   })
   .superRefine((cfg, ctx) => {
     for (const [alias] of Object.entries(cfg.mcp.servers)) {

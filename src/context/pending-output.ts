@@ -17,6 +17,11 @@ export class PendingOutput {
     this.#text = this.#text === '' ? entry : `${this.#text}\n${entry}`;
   }
 
+  /** Adds a note from aish for the model (a denied command), as is. */
+  note(text: string): void {
+    this.#text = this.#text === '' ? text : `${this.#text}\n${text}`;
+  }
+
   /** The buffer as it would be sent. */
   get text(): string {
     return this.#text;

@@ -17,6 +17,8 @@ export interface SessionLogOptions {
   version: string;
   /** Told once when a later write fails and the log turns itself off. */
   onProblem?: (message: string) => void;
+  /** Applied to every line before it is written (secrets become `[redacted:NAME]`). */
+  redact?: (line: string) => string;
 }
 
 /** One tool call as decided and run, for the audit trail (an `"event":"tool"` record). */
@@ -44,11 +46,13 @@ export class SessionLog {
   #fd: number | null;
   #file: string | null;
   readonly #onProblem: ((message: string) => void) | undefined;
+  readonly #redact: (line: string) => string;
 
-  private constructor(fd: number | null, file: string | null, onProblem?: (message: string) => void) {
+  private constructor(fd: number | null, file: string | null, onProblem?: (message: string) => void, redact?: (line: string) => string) {
     this.#fd = fd;
     this.#file = file;
     this.#onProblem = onProblem;
+    this.#redact = redact ?? ((line) => line);
   }
 
   /**
@@ -81,7 +85,7 @@ export class SessionLog {
         format: SESSION_FORMAT,
       };
       writeLine(fd, JSON.stringify({ meta }));
-      return { log: new SessionLog(fd, file, options.onProblem), problem: null };
+      return { log: new SessionLog(fd, file, options.onProblem, options.redact), problem: null };
     } catch (err) {
       if (fd !== null) fs.closeSync(fd);
       return { log: new SessionLog(null, null), problem: `session history off: cannot write ${file}: ${errorMessage(err)}` };
@@ -156,7 +160,7 @@ export class SessionLog {
   #write(line: string): void {
     if (this.#fd === null) return;
     try {
-      writeLine(this.#fd, line);
+      writeLine(this.#fd, this.#redact(line));
     } catch (err) {
       const file = this.#file;
       this.close();

@@ -24,6 +24,8 @@ export interface SessionStoreOptions {
   version: string;
   /** Status lines: why the log is off, or stopped. Said once. */
   onStatus: (message: string) => void;
+  /** Applied to every line written (secrets become `[redacted:NAME]`). */
+  redact: (line: string) => string;
 }
 
 export interface ResumeResult {
@@ -137,6 +139,7 @@ export class SessionStore implements SessionRecorder {
       model: this.#opts.model,
       version: this.#opts.version,
       onProblem: this.#opts.onStatus,
+      redact: this.#opts.redact,
     });
     this.#log = log;
     if (problem && !this.#problemShown) {

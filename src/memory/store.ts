@@ -31,6 +31,8 @@ export interface MemoryStoreOptions {
   now?: () => Date;
   /** How long a write waits for another aish's lock (ms); see `withMemoryLock`. */
   lockWaitMs?: number;
+  /** Applied to new content before it is written (secrets become `[redacted:NAME]`). */
+  redact?: (text: string) => string;
 }
 
 /** What one read of the file found. */
@@ -48,12 +50,14 @@ export class MemoryStore {
   readonly #dir: string | null;
   readonly #now: () => Date;
   readonly #lockWaitMs: number | undefined;
+  readonly #redact: (text: string) => string;
   #warnings: string[] = [];
 
   private constructor(dir: string | null, options: MemoryStoreOptions) {
     this.#dir = dir;
     this.#now = options.now ?? (() => new Date());
     this.#lockWaitMs = options.lockWaitMs;
+    this.#redact = options.redact ?? ((text) => text);
   }
 
   /**
@@ -99,7 +103,7 @@ export class MemoryStore {
   add(kind: string, content: string): MemoryItem {
     const file = this.#fileForWrite();
     const k = checkKind(kind);
-    const text = oneLine(content);
+    const text = this.#redact(oneLine(content));
     if (text === '') throw new UsageError('memory content is empty');
     return this.#locked(file, (snap) => {
       const item: MemoryItem = { id: snap.maxId + 1, ts: this.#now().toISOString(), kind: k, content: text };

@@ -21,6 +21,8 @@ export interface SummarizeMemoryOptions {
   /** Used when the session log is off. */
   turns: readonly Turn[];
   ask: AskFn | null;
+  /** Applied to what is sent to the model (secrets become `[redacted:NAME]`). */
+  redact: (text: string) => string;
   /** Status lines for the person (`nothing proposed`, how many were kept). */
   status: (message: string) => void;
   signal: AbortSignal;
@@ -39,7 +41,7 @@ export async function summarizeMemory(o: SummarizeMemoryOptions): Promise<void> 
   const answer = await askOnce(model, [
     { role: 'system', content: MEMORY_PROMPT },
     { role: 'user', content: text.slice(-12_000) },
-  ], { env: o.env, signal: o.signal, maxTokens: 400, timeoutMs: 60_000 });
+  ], { env: o.env, signal: o.signal, maxTokens: 400, timeoutMs: 60_000, redact: o.redact });
   const candidates = parseMemoryCandidates(answer);
   if (candidates.length === 0) {
     o.status('nothing proposed');

@@ -7,6 +7,7 @@ import type { McpRegistry } from '../mcp/registry.js';
 import type { MemoryStore } from '../memory/store.js';
 import type { NorrisMode } from '../norris/mode.js';
 import type { Renderer } from '../render/renderer.js';
+import type { ApprovalGate } from '../safety/gate.js';
 import type { ShellRunner } from '../shell/shell-runner.js';
 import type { TurnCore } from '../turn/core.js';
 
@@ -26,6 +27,8 @@ export interface MetaContext {
   /** Long-term memory (memory.jsonl). */
   readonly memory: MemoryStore;
   readonly norris: NorrisMode;
+  /** The one approval gate (`:perms check`). */
+  readonly gate: ApprovalGate;
   /** The preset user lines go to. */
   activeModel: string;
   /** Sends text to the model as a user turn, whatever the line router would say. */

@@ -4,7 +4,7 @@
 
 import type { Config } from '../config/schema.js';
 import { UsageError } from '../errors.js';
-import type { AskFn } from '../safety/confirm.js';
+import type { ApprovalGate } from '../safety/gate.js';
 import type { CommandRunner, TurnCore } from '../turn/core.js';
 import { runNorris, type NorrisEnd } from './run.js';
 import { createSecondOpinion } from './second-opinion.js';
@@ -15,9 +15,11 @@ export interface NorrisModeParts {
   core: TurnCore;
   /** Runs the commands Norris decides on, as typed shell lines. */
   commands: CommandRunner;
-  /** The HALT gate's question; null when nobody can answer (piped input aborts). */
-  ask: AskFn | null;
+  /** The one approval gate (HALT asks through it; with nobody to ask it aborts). */
+  gate: ApprovalGate;
   status: (message: string) => void;
+  /** Applied to what the second opinion sends. */
+  redact: (text: string) => string;
 }
 
 export class NorrisMode {
@@ -36,7 +38,7 @@ export class NorrisMode {
   /** Runs toward `goal` on preset `model` until the loop ends; Ctrl-C (the signal) halts it. */
   async run(goal: string, model: string, signal: AbortSignal): Promise<NorrisEnd> {
     if (this.#running) throw new UsageError('Norris is already running');
-    const { config, core, commands, ask, status } = this.#parts;
+    const { config, core, commands, gate, status } = this.#parts;
     this.#running = true;
     try {
       const end = await runNorris(
@@ -45,10 +47,9 @@ export class NorrisMode {
           request: (content, gate, norrisSuffix, s) => core.request(content, model, s, { gate, maxDepth: 1, norrisSuffix }),
           runCommand: (command, s) => commands.run(command, s),
           note: (text) => core.pending.append(text),
-          ask,
+          gate,
           status,
           setSummarizing: (enabled) => core.context.setSummarizing(enabled),
-          autoApprove: config.mcp.auto_approve,
           maxSteps: config.norris.max_steps,
           ...(config.norris.second_opinion ? { secondOpinion: this.#secondOpinionFn() } : {}),
         },
@@ -73,7 +74,7 @@ export class NorrisMode {
   #secondOpinionFn(): (command: string, signal: AbortSignal) => Promise<boolean> {
     const { config, env } = this.#parts;
     const model = config.models.deep ?? config.models[config.default_model]!;
-    this.#secondOpinion ??= createSecondOpinion(model, env);
+    this.#secondOpinion ??= createSecondOpinion(model, env, this.#parts.redact);
     return this.#secondOpinion;
   }
 }

@@ -5,12 +5,10 @@
 // that reply's actions ran), on abort, when stalled, or when the step budget is spent; the
 // conversation is kept in every case.
 
-import type { AskFn } from '../safety/confirm.js';
-import { isAutoApproved, describeArguments, annotationLabel, type GateDecision, type ToolGate } from '../safety/tool-gate.js';
+import { annotationLabel, describeArguments, type ApprovalGate, type GateDecision, type ToolGate } from '../safety/gate.js';
 import type { ToolAnnotations } from '../tool-call.js';
 import { extractCmdLines } from '../cmd-contract.js';
 import type { RequestResult } from '../turn/tool-loop.js';
-import { isDestructive } from './destructive.js';
 
 export type NorrisEnd = 'done' | 'stalled' | 'aborted' | 'halted' | 'budget' | 'error';
 
@@ -22,14 +20,13 @@ export interface NorrisHost {
   request(content: string | null, gate: ToolGate, norrisSuffix: string, signal: AbortSignal): Promise<RequestResult>;
   /** Runs a command exactly as a typed shell line; its output goes to the pending buffer. */
   runCommand(command: string, signal: AbortSignal): Promise<void>;
-  /** Adds a note for the model to the pending exec output. */
+  /** Adds a note for the model to the pending output. */
   note(text: string): void;
-  /** The HALT gate's question; null when nobody can answer (piped input: treated as abort). */
-  ask: AskFn | null;
+  /** The one approval gate: the policy decides, HALT asks (nobody to ask: abort). */
+  gate: ApprovalGate;
   status(message: string): void;
   /** Turns summarizing on eviction off for the run (SPEC §11), and back on after. */
   setSummarizing(enabled: boolean): void;
-  autoApprove: readonly string[];
   maxSteps: number;
   /**
    * `norris.second_opinion`: asks another model whether a command the static check passed is
@@ -49,16 +46,6 @@ export function norrisSuffix(goal: string): string {
   ].join('\n');
 }
 
-type HaltAnswer = 'proceed' | 'skip' | 'abort';
-
-async function halt(ask: AskFn | null, what: string): Promise<HaltAnswer> {
-  if (!ask) return 'abort';
-  const answer = ((await ask(`[Norris] ${what}\n  proceed / skip / abort? [p/s/A] `)) ?? '').trim().toLowerCase();
-  if (answer === 'p' || answer === 'proceed') return 'proceed';
-  if (answer === 's' || answer === 'skip') return 'skip';
-  return 'abort';
-}
-
 /** Runs the loop for `goal`; resolves how it ended. Ctrl-C (the signal) ends it as 'halted'. */
 export async function runNorris(goal: string, host: NorrisHost, signal: AbortSignal): Promise<NorrisEnd> {
   let aborted = false;
@@ -68,19 +55,20 @@ export async function runNorris(goal: string, host: NorrisHost, signal: AbortSig
   const escalate = async (): Promise<boolean> => {
     if (skipsInRow < 3) return true;
     skipsInRow = 0;
-    const answer = await halt(host.ask, 'three actions skipped in a row: carry on?');
+    const answer = await host.gate.halt('three actions skipped in a row: carry on?');
     return answer === 'proceed';
   };
 
   const gate: ToolGate = {
     async decide(name: string, args: Record<string, unknown>, annotations: ToolAnnotations | undefined): Promise<GateDecision> {
       if (aborted) return { approved: false, by: 'user' };
-      if (isAutoApproved(name, host.autoApprove) && !annotations?.destructiveHint) return { approved: true, by: 'policy' };
-      const answer = await halt(host.ask, `tool call ${name}${annotationLabel(annotations)} ${describeArguments(args)}`);
+      const decision = host.gate.judge({ type: 'tool', name, annotations, norris: true });
+      if (decision.verdict !== 'ask') return { approved: decision.verdict === 'allow', by: 'policy' };
+      const answer = await host.gate.halt(`tool call ${name}${annotationLabel(annotations)} ${describeArguments(args)}`);
       if (answer === 'abort') aborted = true;
       if (answer === 'skip') skipsInRow++;
       else if (answer === 'proceed') skipsInRow = 0;
-      return { approved: answer === 'proceed', by: host.ask ? 'user' : 'no-terminal' };
+      return { approved: answer === 'proceed', by: host.gate.canAsk ? 'user' : 'no-terminal' };
     },
   };
 
@@ -99,12 +87,18 @@ export async function runNorris(goal: string, host: NorrisHost, signal: AbortSig
       let ranCommands = false;
       for (const command of extractCmdLines(result.text)) {
         if (signal.aborted) return 'halted';
-        let verdict = isDestructive(command);
-        if (!verdict.destructive && host.secondOpinion && (await host.secondOpinion(command, signal))) {
-          verdict = { destructive: true, reason: 'second opinion disagrees' };
+        let decision = host.gate.judge({ type: 'command', command, norris: true });
+        if (decision.verdict === 'deny') {
+          host.status(decision.reason);
+          host.note(`[aish] CMD not run, ${decision.reason}: ${command}`);
+          ranCommands = true;
+          continue;
         }
-        if (verdict.destructive) {
-          const answer = await halt(host.ask, `destructive command (${verdict.reason}): ${command}`);
+        if (decision.verdict === 'allow' && host.secondOpinion && (await host.secondOpinion(command, signal))) {
+          decision = { verdict: 'ask', reason: 'second opinion disagrees' };
+        }
+        if (decision.verdict === 'ask') {
+          const answer = await host.gate.halt(`${decision.reason}: ${command}`);
           if (answer === 'abort') return 'aborted';
           if (answer === 'skip') {
             skipsInRow++;

@@ -9,7 +9,11 @@ export const SECOND_OPINION_PROMPT =
   'You check shell commands before an autonomous agent runs them. Answer with exactly one word: YES if the command could destroy or overwrite data, change system state irreversibly, or hide what it runs; NO otherwise.';
 
 /** A cached second opinion from `model`; resolves true when the command should HALT. */
-export function createSecondOpinion(model: ModelConfig, env: Record<string, string | undefined>): (command: string, signal: AbortSignal) => Promise<boolean> {
+export function createSecondOpinion(
+  model: ModelConfig,
+  env: Record<string, string | undefined>,
+  redact: (text: string) => string,
+): (command: string, signal: AbortSignal) => Promise<boolean> {
   const cache = new Map<string, boolean>();
   return async (command, signal) => {
     const known = cache.get(command);
@@ -19,7 +23,7 @@ export function createSecondOpinion(model: ModelConfig, env: Record<string, stri
       const answer = await askOnce(model, [
         { role: 'system', content: SECOND_OPINION_PROMPT },
         { role: 'user', content: command },
-      ], { env, signal, maxTokens: 5 });
+      ], { env, signal, maxTokens: 5, redact });
       halt = !/^no\b/i.test(answer);
     } catch {
       halt = true;

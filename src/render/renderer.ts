@@ -12,10 +12,20 @@ export class Renderer implements ExecView {
   /** Whether the last thing written to output ended a line. */
   #atLineStart = true;
 
+  /**
+   * `redact` is applied to status, error and context lines, informational text and tool frames
+   * (secrets become `[redacted:NAME]`); reply text streams as is (the model never saw a secret).
+   */
   constructor(
     readonly io: Io,
     readonly style: ChalkInstance,
+    readonly redact: (text: string) => string = (text) => text,
   ) {}
+
+  /** Text from outside, made fit to print: redacted, then sanitized. */
+  #clean(text: string): string {
+    return neutralize(this.redact(text));
+  }
 
   get colorEnabled(): boolean {
     return this.style.level > 0;
@@ -35,17 +45,17 @@ export class Renderer implements ExecView {
 
   /** A dim `[aish] ...` line on the error stream. */
   status(message: string): void {
-    this.#statusLine(`[aish] ${neutralize(message)}`, (s) => this.style.dim(s));
+    this.#statusLine(`[aish] ${this.#clean(message)}`, (s) => this.style.dim(s));
   }
 
   /** A red `[aish] ...` line: something failed, aish goes on. */
   error(message: string): void {
-    this.#statusLine(`[aish] ${neutralize(message)}`, (s) => this.style.red(s));
+    this.#statusLine(`[aish] ${this.#clean(message)}`, (s) => this.style.red(s));
   }
 
   /** A `[context] ...` line about the conversation's budget. */
   context(message: string): void {
-    this.#statusLine(`[context] ${neutralize(message)}`, (s) => this.style.dim(s));
+    this.#statusLine(`[context] ${this.#clean(message)}`, (s) => this.style.dim(s));
   }
 
   #statusLine(line: string, paint: (s: string) => string): void {
@@ -60,10 +70,14 @@ export class Renderer implements ExecView {
     return () => spinner.stop();
   }
 
-  /** Plain informational lines (help, lists) on output. */
-  info(text: string): void {
+  /**
+   * Informational lines (help, lists, tool descriptions, history) on output. The text is
+   * sanitized first; `paint` (aish's own styling) is applied after.
+   */
+  info(text: string, paint: (s: string) => string = (s) => s): void {
     this.endLine();
-    this.write(text.endsWith('\n') ? text : `${text}\n`);
+    const safe = this.#clean(text);
+    this.write(`${paint(safe.endsWith('\n') ? safe.slice(0, -1) : safe)}\n`);
   }
 
   /** The top rule of an exec frame, naming the command. */
@@ -81,7 +95,7 @@ export class Renderer implements ExecView {
   execEnd(end: ExecEnd): void {
     this.endLine();
     let label: string;
-    if (end.error) label = end.error;
+    if (end.error) label = neutralize(end.error);
     else if (end.signal) label = `exit ${end.exitCode} (${end.signal})`;
     else label = `exit ${end.exitCode}`;
     const rule = this.#rule('╰─ ', label);
@@ -91,21 +105,21 @@ export class Renderer implements ExecView {
   /** The opening line of a tool frame: indented and dim, parallel to the exec frame. */
   toolBegin(name: string, args: string): void {
     this.endLine();
-    const line = this.#rule('  ╭─ ', `tool ${neutralize(name)} ${oneLine(args)}`);
+    const line = this.#rule('  ╭─ ', `tool ${this.#clean(name)} ${oneLine(this.redact(args))}`);
     this.write(`${this.style.dim(line)}\n`);
   }
 
   /** Body lines of a tool frame (the result as the person sees it), dim. */
   toolBody(text: string): void {
     if (text === '') return;
-    const lines = neutralize(text).replace(/\n+$/, '').split('\n');
+    const lines = this.#clean(text).replace(/\n+$/, '').split('\n');
     this.write(`${lines.map((l) => this.style.dim(`  │ ${l}`)).join('\n')}\n`);
   }
 
   /** The closing line of a tool frame; red when the call failed. */
   toolEnd(label: string, ok: boolean): void {
     this.endLine();
-    const line = this.#rule('  ╰─ ', label);
+    const line = this.#rule('  ╰─ ', neutralize(label));
     this.write(`${ok ? this.style.dim(line) : this.style.red(line)}\n`);
   }
 

@@ -2,6 +2,7 @@
 // Only on a terminal; it erases itself completely when stopped.
 
 import type { Io } from '../io.js';
+import { neutralize } from './sanitize.js';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
@@ -21,7 +22,7 @@ export class Spinner {
 
   start(label: string): void {
     if (!this.io.isTTY) return;
-    this.#label = label;
+    this.#label = neutralize(label).replace(/\n/g, ' ');
     if (this.#timer) return;
     this.#draw();
     this.#timer = setInterval(() => this.#draw(), 80);

@@ -2,6 +2,7 @@
 // runs, or the `shell.prompt` template with its `{name}` fields. Pure.
 
 import path from 'node:path';
+import { neutralize } from '../render/sanitize.js';
 
 export interface PromptFacts {
   model: string;
@@ -30,5 +31,6 @@ export function formatPrompt(template: string | undefined, f: PromptFacts, bold:
     last_status: String(f.lastStatus),
     mode: f.norris ? 'norris' : f.routing ? 'route' : '',
   };
-  return template.replace(/\{(\w+)\}/g, (whole, key: string) => values[key] ?? whole);
+  // A directory name is text from outside too.
+  return template.replace(/\{(\w+)\}/g, (whole, key: string) => (values[key] === undefined ? whole : neutralize(values[key])));
 }

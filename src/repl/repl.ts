@@ -18,6 +18,8 @@ import { completeMeta, dispatchMeta } from '../meta/dispatch.js';
 import type { MetaCommand, MetaContext } from '../meta/types.js';
 import type { NorrisMode } from '../norris/mode.js';
 import type { Renderer } from '../render/renderer.js';
+import { neutralize } from '../render/sanitize.js';
+import type { ApprovalGate } from '../safety/gate.js';
 import type { ShellRunner } from '../shell/shell-runner.js';
 import type { TurnCore } from '../turn/core.js';
 import { ShellCompleter } from './completion.js';
@@ -37,6 +39,9 @@ export interface ReplParts {
   mcp: McpRegistry;
   memory: MemoryStore;
   norris: NorrisMode;
+  gate: ApprovalGate;
+  /** Applied to input history lines before they are written. */
+  redact: (text: string) => string;
   /** The preset user lines go to at start (`--model`, else `default_model`). */
   model: string;
   /** The input history file; undefined keeps no input history. */
@@ -57,6 +62,7 @@ export class Repl implements MetaContext {
   readonly mcp: McpRegistry;
   readonly memory: MemoryStore;
   readonly norris: NorrisMode;
+  readonly gate: ApprovalGate;
   activeModel: string;
 
   readonly #parts: ReplParts;
@@ -82,6 +88,7 @@ export class Repl implements MetaContext {
     this.mcp = parts.mcp;
     this.memory = parts.memory;
     this.norris = parts.norris;
+    this.gate = parts.gate;
     this.activeModel = parts.model;
   }
 
@@ -110,9 +117,12 @@ export class Repl implements MetaContext {
     return this.#exitCode;
   }
 
-  /** Asks the person in the middle of a line (confirmations); null when nobody can answer. */
+  /**
+   * Asks the person in the middle of a line (confirmations, HALT); null when nobody can answer.
+   * Every question passes the sanitizer here: they quote commands and tool names from outside.
+   */
   ask(question: string): Promise<string | null> {
-    return this.#reader?.ask(question) ?? Promise.resolve(null);
+    return this.#reader?.ask(neutralize(question)) ?? Promise.resolve(null);
   }
 
   /** Ctrl-C or SIGINT from outside: cancels the line being processed; when idle on a pipe, ends. */
@@ -168,6 +178,7 @@ export class Repl implements MetaContext {
       turns: this.core.context.turns,
       ask: this.#io.isTTY ? (question) => this.ask(question) : null,
       status: (message) => this.render.status(message),
+      redact: this.#parts.redact,
       signal,
     });
   }
@@ -237,9 +248,11 @@ export class Repl implements MetaContext {
       completer: (line) => this.#complete(line),
       onHistory: (entries) => {
         const entry = entries[0];
-        if (!file || entry === undefined) return;
+        // A line typed with a leading space is not kept (the shells' `ignorespace`).
+        if (!file || entry === undefined || entry.startsWith(' ')) return;
+        const line = this.#parts.redact(entry);
         this.#historySave = this.#historySave
-          .then(() => appendInputHistory(file, entry, size))
+          .then(() => appendInputHistory(file, line, size))
           .catch((err) => {
             if (this.#historyWarned) return;
             this.#historyWarned = true;

@@ -1,5 +1,5 @@
-// Asks the person before something the model proposed runs. Defaults to no: anything but an
-// explicit yes (including Ctrl-C, end of input, or no terminal at all) declines.
+// How the gate talks to a person and reads the answer. Defaults to no: anything but an explicit
+// yes (including Ctrl-C, end of input, or no terminal at all) declines.
 
 export type Answer = 'yes' | 'no' | 'always';
 
@@ -12,9 +12,4 @@ export function parseAnswer(answer: string | null, allowAlways: boolean): Answer
   if (a === 'y' || a === 'yes') return 'yes';
   if (allowAlways && (a === 'a' || a === 'always')) return 'always';
   return 'no';
-}
-
-/** `execute '<cmd>'? [y/N]`: true only for an explicit yes. */
-export async function confirmCommand(command: string, ask: AskFn): Promise<boolean> {
-  return parseAnswer(await ask(`execute '${command}'? [y/N] `), false) === 'yes';
 }

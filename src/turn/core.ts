@@ -15,10 +15,9 @@ import { errorMessage } from '../errors.js';
 import type { SessionRecorder } from '../history/session.js';
 import { classifyModel } from '../model-routing/classify.js';
 import { withFallback } from '../model-routing/fallback.js';
-import { confirmCommand, type AskFn } from '../safety/confirm.js';
 import type { ModelAccess } from './model-client.js';
 import { runRequest, type RequestResult } from './tool-loop.js';
-import type { ToolGate } from '../safety/tool-gate.js';
+import type { ApprovalGate, ToolGate } from '../safety/gate.js';
 import type { ToolHost, TurnObserver } from './types.js';
 
 /** Runs an approved `CMD:` line exactly as a typed shell line (builtins, frame, pending output). */
@@ -39,10 +38,8 @@ export interface TurnCoreParts {
   /** The exec output waiting for the next user turn; the shell runner appends to the same one. */
   pending: PendingOutput;
   tools: ToolHost;
-  /** Decides tool calls outside Norris (Norris brings its own). */
-  gate: ToolGate;
-  /** Asks the person about `CMD:` lines; null when nobody can answer (declined). */
-  ask: AskFn | null;
+  /** The one approval gate: `CMD:` lines and tool calls outside Norris (Norris brings its own tool gate). */
+  gate: ApprovalGate;
   /** Runs approved `CMD:` lines; null prints them only (one-shot). */
   commands: CommandRunner | null;
   /** Keeps turns, audits and summaries (the session log); null keeps nothing. */
@@ -160,18 +157,23 @@ export class TurnCore {
     this.#parts.recorder?.reset();
   }
 
-  /** `execute '<cmd>'? [y/N]` for each CMD: line, in order; approved ones run as typed lines. */
+  /**
+   * Each CMD: line, in order, through the approval gate; approved ones run as typed lines. A
+   * command the permissions deny is not run, and the model hears so with the next request.
+   */
   async #offerCommands(text: string, signal: AbortSignal): Promise<void> {
-    const { config, ask, commands, observer } = this.#parts;
+    const { gate, commands, observer } = this.#parts;
     if (!commands) return;
     for (const command of extractCmdLines(text)) {
       if (signal.aborted) return;
-      let approved = !config.shell.confirm_cmd;
-      if (!approved) {
-        approved = await confirmCommand(command, ask ?? (async () => null));
-        if (!ask) observer({ type: 'status', message: `execute '${command}'? [y/N] n (input is not a terminal)` });
-      }
+      const { decision, approved, by } = await gate.command(command, signal);
       if (signal.aborted) return;
+      if (decision.verdict === 'deny') {
+        observer({ type: 'status', message: decision.reason });
+        this.pending.note(`[aish] CMD not run, ${decision.reason}: ${command}`);
+        continue;
+      }
+      if (by === 'no-terminal') observer({ type: 'status', message: `execute '${command}'? [y/N] n (input is not a terminal)` });
       if (!approved) {
         observer({ type: 'status', message: `skipped: ${command}` });
         continue;

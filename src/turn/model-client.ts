@@ -16,27 +16,27 @@ export interface ModelAccess {
   askOnce(name: string, messages: ChatMessage[], limits: { maxTokens: number; timeoutMs: number }): Promise<string>;
 }
 
-/** The presets of `config`, through the broker. */
-export function presetModels(config: Config, env: Record<string, string | undefined>): ModelAccess {
+/** The presets of `config`, through the broker; every body sent passes `redact`. */
+export function presetModels(config: Config, env: Record<string, string | undefined>, redact: (text: string) => string): ModelAccess {
   return {
-    client: (name) => presetClient(config, env, name),
+    client: (name) => presetClient(config, env, name, redact),
     askOnce: (name, messages, limits) => {
       const model = config.models[name];
       if (!model) throw new UsageError(`no preset named "${name}"`);
-      return askOnce(model, messages, { env, ...limits });
+      return askOnce(model, messages, { env, redact, ...limits });
     },
   };
 }
 
 /** The client for preset `name`; throws UsageError for an unknown preset. */
-export function presetClient(config: Config, env: Record<string, string | undefined>, name: string): ModelClient {
+export function presetClient(config: Config, env: Record<string, string | undefined>, name: string, redact: (text: string) => string): ModelClient {
   const model = config.models[name];
   if (!model) throw new UsageError(`no preset named "${name}"`);
   // Usage figures are asked for only when they are shown (`ui.show_stats`).
   const extra = config.ui.show_stats ? { extraBody: { stream_options: { include_usage: true } } } : {};
   return {
     name,
-    stream: (messages, onEvent, opts) => chatStream(model, messages, onEvent, { env, ...opts, ...extra }),
+    stream: (messages, onEvent, opts) => chatStream(model, messages, onEvent, { env, redact, ...opts, ...extra }),
   };
 }
 

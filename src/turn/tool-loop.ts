@@ -11,7 +11,7 @@ import { isRecord } from '../is-record.js';
 import type { SessionRecorder } from '../history/session.js';
 import type { ToolAudit } from '../history/session-log.js';
 import { CANCELLED_CALL, DECLINED_CALL, type ToolOutcome } from '../tool-call.js';
-import type { ToolGate } from '../safety/tool-gate.js';
+import type { ToolGate } from '../safety/gate.js';
 import type { ToolHost, TurnObserver } from './types.js';
 
 export interface RequestDeps {

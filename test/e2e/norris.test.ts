@@ -69,7 +69,7 @@ describe('Norris', () => {
       await t.waitFor('[aish:fast]> ');
       t.line(':norris free some space');
       await t.waitFor('proceed / skip / abort? [p/s/A]');
-      expect(t.text).toContain('[Norris] destructive command (rm -r / -f): rm -rf ./data');
+      expect(t.text).toContain('[Norris] destructive command (rm -r -f): rm -rf ./data');
       t.line('s');
       await t.waitFor('[Norris] done');
       expect(existsSync(path.join(h.cwd, 'data', 'keep.txt'))).toBe(true);

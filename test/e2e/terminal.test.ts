@@ -54,7 +54,7 @@ describe('on a terminal', () => {
     expect(reply).not.toContain('\x1b[10A');
     expect(reply).not.toContain('\x1b[H');
     expect(reply).not.toContain('\x9b');
-    expect(t.text).toContain('safe^[[2J^[[H^[]0;owned^G^[[10A^[[31mred<9b>2J end');
+    expect(t.text).toContain('safe^[[2J^[[H^[]0;owned^G^[[10A^[[31mred\\x9b2J end');
   });
 
   it('markdown is rendered for the terminal: heading, emphasis, list, highlighted code, CMD: line', async () => {

@@ -63,7 +63,7 @@ describe('ReplyRenderer', () => {
     reply.text('title\x1b]0;pwned\x07 clear\x1b[2J done \x9b31m');
     reply.finish();
     expect(cap.stdout).not.toMatch(/[\x1b\x07\x9b]/);
-    expect(cap.stdout).toBe('title^[]0;pwned^G clear^[[2J done <9b>31m\n');
+    expect(cap.stdout).toBe('title^[]0;pwned^G clear^[[2J done \\x9b31m\n');
   });
 
   it('shows reasoning dim and separates it from the answer', () => {

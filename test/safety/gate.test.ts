@@ -1,29 +1,27 @@
+// The one gate that asks: it carries out the policy's decision, asks with the exact wording,
+// defaults to no, remembers "always" per instance, and answers for Norris's HALT.
+
 import { describe, expect, it } from 'vitest';
-import { ConfirmToolGate, annotationLabel, isAutoApproved } from '../../src/safety/tool-gate.js';
+import { ApprovalGate, annotationLabel } from '../../src/safety/gate.js';
+import type { Policy } from '../../src/safety/policy.js';
 
-describe('isAutoApproved', () => {
-  it.each([
-    ['web__search', ['web__*'], true],
-    ['webhooks__send', ['web__*'], false],
-    ['web__search', ['web__search'], true],
-    ['web__searchx', ['web__search'], false],
-    ['fs__read', ['web__*', 'fs__read'], true],
-    ['fs__write', ['fs__read'], false],
-    ['anything', [], false],
-    ['a__b__c', ['a__*'], true],
-  ] as const)('%s with %j → %s', (name, policy, expected) => {
-    expect(isAutoApproved(name, policy)).toBe(expected);
+const signal = new AbortController().signal;
+const policy = (over: Partial<Policy> = {}): Policy => ({ confirmCommands: true, permissions: { allow: [], confirm: [], deny: [] }, autoApprove: [], ...over });
+
+function gateWith(answers: (string | null)[] | null, over: Partial<Policy> = {}) {
+  const asked: string[] = [];
+  const shown: string[] = [];
+  const gate = new ApprovalGate({
+    policy: policy(over),
+    ask: answers === null ? null : async (q) => (asked.push(q), answers.shift() ?? null),
+    show: (t) => shown.push(t),
   });
-});
+  return { gate, asked, shown };
+}
 
-describe('ConfirmToolGate', () => {
-  const signal = new AbortController().signal;
-
+describe('ApprovalGate: tool calls', () => {
   it('asks with the exact wording, shows the arguments and annotations, and remembers "always"', async () => {
-    const asked: string[] = [];
-    const shown: string[] = [];
-    const answers = ['a'];
-    const gate = new ConfirmToolGate({ policy: [], ask: async (q) => (asked.push(q), answers.shift() ?? null), show: (t) => shown.push(t) });
+    const { gate, asked, shown } = gateWith(['a']);
     expect(await gate.decide('fs__rm', { path: '/tmp/x\u001b[2J' }, { destructiveHint: true }, signal)).toEqual({ approved: true, by: 'user' });
     expect(asked).toEqual(["call 'fs__rm'? [y/N/a] "]);
     expect(shown[0]).toBe('fs__rm [destructive] {\n  "path": "/tmp/x\\u001b[2J"\n}');
@@ -32,15 +30,21 @@ describe('ConfirmToolGate', () => {
   });
 
   it('defaults to no, and denies without a terminal', async () => {
-    const gate = new ConfirmToolGate({ policy: [], ask: async () => '', show: () => {} });
-    expect(await gate.decide('x__y', {}, undefined, signal)).toEqual({ approved: false, by: 'user' });
-    const piped = new ConfirmToolGate({ policy: [], ask: null, show: () => {} });
-    expect(await piped.decide('x__y', {}, undefined, signal)).toEqual({ approved: false, by: 'no-terminal' });
+    expect(await gateWith(['']).gate.decide('x__y', {}, undefined, signal)).toEqual({ approved: false, by: 'user' });
+    expect(await gateWith(null).gate.decide('x__y', {}, undefined, signal)).toEqual({ approved: false, by: 'no-terminal' });
   });
 
-  it('the policy approves without asking', async () => {
-    const gate = new ConfirmToolGate({ policy: ['x__*'], ask: null, show: () => {} });
+  it('mcp.auto_approve approves without asking', async () => {
+    const { gate, asked } = gateWith(null, { autoApprove: ['x__*'] });
     expect(await gate.decide('x__y', {}, undefined, signal)).toEqual({ approved: true, by: 'policy' });
+    expect(asked).toEqual([]);
+  });
+
+  it('"always" is per gate instance, not global', async () => {
+    const first = gateWith(['a']);
+    await first.gate.decide('a__b', {}, undefined, signal);
+    const second = gateWith(['n']);
+    expect(await second.gate.decide('a__b', {}, undefined, signal)).toEqual({ approved: false, by: 'user' });
   });
 
   it.each([
@@ -50,5 +54,47 @@ describe('ConfirmToolGate', () => {
     [undefined, ''],
   ])('annotation label %j', (a, label) => {
     expect(annotationLabel(a)).toBe(label);
+  });
+});
+
+describe('ApprovalGate: CMD: lines', () => {
+  it.each<[string, (string | null)[] | null, Partial<Policy>, boolean, string[]]>([
+    ['asks and runs on y', ['y'], {}, true, ["execute 'ls -la'? [y/N] "]],
+    ['asks and declines on Enter', [''], {}, false, ["execute 'ls -la'? [y/N] "]],
+    ['declines with nobody to ask', null, {}, false, []],
+    ['runs without asking when confirm_cmd is off', [], { confirmCommands: false }, true, []],
+    ['runs without asking on an allow rule', [], { permissions: { allow: ['ls *'], confirm: [], deny: [] } }, true, []],
+    ['asks on a confirm rule even with confirm_cmd off', ['n'], { confirmCommands: false, permissions: { allow: [], confirm: ['ls*'], deny: [] } }, false, ["execute 'ls -la'? [y/N] "]],
+    ['never asks about a denied one', ['y'], { permissions: { allow: [], confirm: [], deny: ['ls *'] } }, false, []],
+  ])('%s', async (_name, answers, over, approved, questions) => {
+    const { gate, asked } = gateWith(answers, over);
+    expect((await gate.command('ls -la', signal)).approved).toBe(approved);
+    expect(asked).toEqual(questions);
+  });
+
+  it('asks about a destructive command even when an allow rule and confirm_cmd off say run', async () => {
+    const { gate, asked } = gateWith(['n'], { confirmCommands: false, permissions: { allow: ['rm *'], confirm: [], deny: [] } });
+    const result = await gate.command('rm -rf build', signal);
+    expect(result).toMatchObject({ approved: false, decision: { verdict: 'ask' } });
+    expect(asked).toEqual(["execute 'rm -rf build'? [y/N] "]);
+  });
+});
+
+describe('ApprovalGate: HALT', () => {
+  it.each<[string | null, string]>([
+    ['p', 'proceed'],
+    ['proceed', 'proceed'],
+    ['s', 'skip'],
+    ['', 'abort'],
+    [null, 'abort'],
+    ['whatever', 'abort'],
+  ])('%j → %s', async (answer, expected) => {
+    const { gate, asked } = gateWith([answer]);
+    expect(await gate.halt('destructive command (rm): rm -rf x')).toBe(expected);
+    expect(asked).toEqual(['[Norris] destructive command (rm): rm -rf x\n  proceed / skip / abort? [p/s/A] ']);
+  });
+
+  it('aborts with nobody to ask', async () => {
+    expect(await gateWith(null).gate.halt('x')).toBe('abort');
   });
 });

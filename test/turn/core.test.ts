@@ -11,7 +11,8 @@ import { PendingOutput } from '../../src/context/pending-output.js';
 import type { Turn } from '../../src/context/turns.js';
 import type { SessionRecorder } from '../../src/history/session.js';
 import type { ToolAudit } from '../../src/history/session-log.js';
-import { ConfirmToolGate } from '../../src/safety/tool-gate.js';
+import { ApprovalGate } from '../../src/safety/gate.js';
+import { policyFromConfig } from '../../src/safety/policy.js';
 import { CANCELLED_CALL, DECLINED_CALL, type ToolOutcome } from '../../src/tool-call.js';
 import { TurnCore } from '../../src/turn/core.js';
 import type { ModelAccess } from '../../src/turn/model-client.js';
@@ -113,8 +114,7 @@ function setup(s: Setup = {}) {
     models,
     pending,
     tools: tools.host,
-    gate: new ConfirmToolGate({ policy: cfg.mcp.auto_approve, ask, show: () => {} }),
-    ask,
+    gate: new ApprovalGate({ policy: policyFromConfig(cfg), ask, show: () => {} }),
     commands: {
       async run(command) {
         ran.push(command);
@@ -373,8 +373,7 @@ function partsOf(t: ReturnType<typeof setup>, over: Partial<ConstructorParameter
     models: { client: () => t.primary.client, askOnce: async () => '' },
     pending: t.pending,
     tools: t.tools.host,
-    gate: new ConfirmToolGate({ policy: [], ask: null, show: () => {} }),
-    ask: async (q) => (t.questions.push(q), 'y'),
+    gate: new ApprovalGate({ policy: policyFromConfig(cfg), ask: async (q) => (t.questions.push(q), 'y'), show: () => {} }),
     commands: { run: async (c) => void t.ran.push(c) },
     recorder: null,
     background: () => null,

@@ -1,0 +1,101 @@
+// The one gate that asks. It takes the policy's decision (policy.ts) for a `CMD:` line, a tool call
+// or a Norris step and, when the verdict is "ask", puts the question to the person: `execute
+// '<cmd>'? [y/N]`, `call '<name>'? [y/N/a]` (with the arguments shown in full first), or the
+// Norris HALT `proceed / skip / abort`. Anything but an explicit yes declines; with nobody to ask
+// (piped input) the answer is no, and a HALT aborts. "a" approves a tool for this session, on this
+// instance only.
+
+import type { ToolAnnotations } from '../tool-call.js';
+import { parseAnswer, type AskFn } from './confirm.js';
+import { decide, type Action, type Decision, type Policy } from './policy.js';
+
+export interface GateDecision {
+  approved: boolean;
+  /** Who decided: the policy, the person, an earlier "always", or nobody (no terminal). */
+  by: 'policy' | 'user' | 'always' | 'no-terminal';
+}
+
+/** Decides whether a tool call runs; the signal cancels a question being asked. */
+export interface ToolGate {
+  decide(name: string, args: Record<string, unknown>, annotations: ToolAnnotations | undefined, signal: AbortSignal): Promise<GateDecision>;
+}
+
+export type HaltAnswer = 'proceed' | 'skip' | 'abort';
+
+export interface ApprovalGateOptions {
+  policy: Policy;
+  /** Asks the person; null when nobody can answer (no terminal). */
+  ask: AskFn | null;
+  /** Shows what a question is about (tool arguments) before it is asked. */
+  show: (text: string) => void;
+}
+
+export class ApprovalGate implements ToolGate {
+  readonly #always = new Set<string>();
+  readonly #opts: ApprovalGateOptions;
+
+  constructor(opts: ApprovalGateOptions) {
+    this.#opts = opts;
+  }
+
+  /** Whether anyone can be asked. */
+  get canAsk(): boolean {
+    return this.#opts.ask !== null;
+  }
+
+  /** The policy's decision, without asking. */
+  judge(action: Action): Decision {
+    return decide(action, this.#opts.policy);
+  }
+
+  /** A `CMD:` line outside Norris: the decision, and whether the command runs. */
+  async command(command: string, signal: AbortSignal): Promise<{ decision: Decision } & GateDecision> {
+    const decision = this.judge({ type: 'command', command });
+    if (decision.verdict !== 'ask') return { decision, approved: decision.verdict === 'allow', by: 'policy' };
+    const { ask } = this.#opts;
+    if (!ask || signal.aborted) return { decision, approved: false, by: ask ? 'user' : 'no-terminal' };
+    const answer = parseAnswer(await ask(`execute '${command}'? [y/N] `), false);
+    return { decision, approved: answer === 'yes' && !signal.aborted, by: 'user' };
+  }
+
+  /** A tool call outside Norris (ToolGate). */
+  async decide(name: string, args: Record<string, unknown>, annotations: ToolAnnotations | undefined, signal: AbortSignal): Promise<GateDecision> {
+    const decision = this.judge({ type: 'tool', name, annotations });
+    if (decision.verdict === 'allow') return { approved: true, by: 'policy' };
+    if (decision.verdict === 'deny') return { approved: false, by: 'policy' };
+    if (this.#always.has(name)) return { approved: true, by: 'always' };
+    const { ask, show } = this.#opts;
+    if (!ask) return { approved: false, by: 'no-terminal' };
+    if (signal.aborted) return { approved: false, by: 'user' };
+    show(`${name}${annotationLabel(annotations)} ${describeArguments(args)}`);
+    const answer = parseAnswer(await ask(`call '${name}'? [y/N/a] `), true);
+    if (signal.aborted) return { approved: false, by: 'user' };
+    if (answer === 'always') this.#always.add(name);
+    return { approved: answer !== 'no', by: 'user' };
+  }
+
+  /** The Norris HALT question about `what`; with nobody to ask it aborts. */
+  async halt(what: string): Promise<HaltAnswer> {
+    const { ask } = this.#opts;
+    if (!ask) return 'abort';
+    const answer = ((await ask(`[Norris] ${what}\n  proceed / skip / abort? [p/s/A] `)) ?? '').trim().toLowerCase();
+    if (answer === 'p' || answer === 'proceed') return 'proceed';
+    if (answer === 's' || answer === 'skip') return 'skip';
+    return 'abort';
+  }
+}
+
+/** Pretty JSON of a call's arguments, for the question (the sanitizer makes the rest visible). */
+export function describeArguments(args: Record<string, unknown>): string {
+  return JSON.stringify(args, null, 2);
+}
+
+/** Hints a server gave about a tool, for the question: `[read-only]`, `[destructive]`. */
+export function annotationLabel(a: ToolAnnotations | undefined): string {
+  if (!a) return '';
+  const labels: string[] = [];
+  if (a.readOnlyHint) labels.push('read-only');
+  if (a.destructiveHint) labels.push('destructive');
+  if (a.destructiveHint === false && !a.readOnlyHint) labels.push('not destructive');
+  return labels.length ? ` [${labels.join(', ')}]` : '';
+}

@@ -1,0 +1,104 @@
+// The simple commands of a shell line (SPEC §11): the lexer's tokens grouped the way a shell
+// runs them, split on `;` `&&` `||` `|` `&` and newlines, through `( … )` and `{ …; }` groups,
+// keywords (`if`, `do`…) and function bodies, each with its pipe context. Pure.
+
+import { tokenize, type Redirect, type Token, type Word } from './shell-lexer.js';
+
+export interface SimpleCommand {
+  words: Word[];
+  redirects: Redirect[];
+  /** The command as written (here-document bodies left out). */
+  source: string;
+  /** Its input comes from a pipe. */
+  piped: boolean;
+  /** The simple command feeding that pipe, when there is one. */
+  upstream?: SimpleCommand;
+  /** The name of the shell function whose body holds it. */
+  inFunction?: string;
+}
+
+/** The simple commands of `src`, in order, with their pipe and function context. */
+export function parseShell(src: string): SimpleCommand[] {
+  return buildCommands(tokenize(src), src);
+}
+
+/** The text of every simple command in `line`, those inside substitutions too. */
+export function commandsOf(line: string): string[] {
+  return parseShell(line).flatMap((command) => [command.source, ...substitutionsOf(command).flatMap(commandsOf)]);
+}
+
+/** The sources of the substitutions in a command's words and redirections. */
+export function substitutionsOf(command: SimpleCommand): string[] {
+  return [...command.words, ...command.redirects.map((r) => r.target)].flatMap((w) => w.inner);
+}
+
+const SKIPPED_KEYWORDS = new Set(['if', 'then', 'else', 'elif', 'while', 'until', 'do', '!', 'fi', 'done', 'esac']);
+
+/** Groups tokens into simple commands, following pipes, groups and function definitions. */
+function buildCommands(tokens: Token[], src: string): SimpleCommand[] {
+  const commands: SimpleCommand[] = [];
+  const groups: (string | undefined)[] = []; // the function each open group is the body of
+  let pendingFunction: string | undefined;
+  let words: Word[] = [];
+  let redirects: Redirect[] = [];
+  let span: [number, number] | undefined;
+  let piped = false;
+  let upstream: SimpleCommand | undefined;
+
+  const finish = (): SimpleCommand | undefined => {
+    if (!span) return undefined;
+    const inFunction = groups.findLast((g) => g !== undefined);
+    const command: SimpleCommand = { words, redirects: words[0]?.text === '[[' ? [] : redirects, source: src.slice(...span), piped };
+    if (upstream) command.upstream = upstream;
+    if (inFunction) command.inFunction = inFunction;
+    commands.push(command);
+    [words, redirects, span, piped, upstream] = [[], [], undefined, false, undefined];
+    return command;
+  };
+  const openGroup = () => {
+    finish();
+    groups.push(pendingFunction);
+    pendingFunction = undefined;
+  };
+
+  for (let t = 0; t < tokens.length; t++) {
+    const token = tokens[t]!;
+    if (token.type === 'word') {
+      const { word } = token;
+      const reserved = words.length === 0 && !word.quoted ? word.text : undefined;
+      if (reserved === '{') openGroup();
+      else if (reserved === '}') {
+        finish();
+        groups.pop();
+      } else if (reserved === 'function') {
+        const name = tokens[t + 1];
+        if (name?.type === 'word') pendingFunction = name.word.text;
+        t += isOp(tokens[t + 2], '(') && isOp(tokens[t + 3], ')') ? 3 : 1; // function name [()]
+      } else if (reserved === undefined || !SKIPPED_KEYWORDS.has(reserved)) {
+        words.push(word);
+        span = [span?.[0] ?? token.start, token.end];
+      }
+    } else if (token.type === 'redirect') {
+      redirects.push(token.redirect);
+      span = [span?.[0] ?? token.start, token.end];
+    } else if (token.op === '(' && words.length === 1 && isOp(tokens[t + 1], ')')) {
+      pendingFunction = words[0]!.text; // name() { body; }
+      [words, redirects, span] = [[], [], undefined];
+      t++;
+    } else if (token.op === '(') openGroup();
+    else if (token.op === ')') {
+      finish();
+      groups.pop();
+    } else if (token.op === '|' || token.op === '|&') {
+      const command = finish();
+      piped = true;
+      upstream = command;
+    } else finish();
+  }
+  finish();
+  return commands;
+}
+
+function isOp(token: Token | undefined, op: string): boolean {
+  return token?.type === 'op' && token.op === op;
+}

@@ -1,0 +1,98 @@
+// Every way text from outside reaches the screen, fed the hostile corpus: status, error and
+// context lines, informational text, exec and tool frames, the spinner, and a whole turn through
+// the turn view (reply text in plain and markdown rendering, code blocks, reasoning, tool calls
+// and results). With colour on or off, TTY or pipe, nothing but aish's own styling may leave raw.
+
+import { describe, expect, it } from 'vitest';
+import { Renderer } from '../../src/render/renderer.js';
+import { createStyle } from '../../src/render/style.js';
+import { createTurnView } from '../../src/render/turn-view.js';
+import type { TurnEvent } from '../../src/turn/types.js';
+import { captureIo } from '../support/capture-io.js';
+import { HOSTILE, RAW_CONTROL } from '../support/hostile.js';
+
+/** What aish itself writes: SGR colour, and the spinner's erase of its own line. */
+// eslint-disable-next-line no-control-regex
+const OWN = /\x1b\[[0-9;]*m|\r\x1b\[2K/g;
+
+function leftovers(text: string): string {
+  return text.replace(OWN, '');
+}
+
+const modes = [
+  ['colour on, TTY', 1, true],
+  ['colour off, pipe', 0, false],
+  ['colour on, pipe', 1, false],
+] as const;
+
+const call = (name: string) => ({ id: 'c1', name, arguments: '{}' });
+
+describe.each(modes)('%s', (_mode, level, isTTY) => {
+  const setup = () => {
+    const cap = captureIo({ isTTY, columns: 200 });
+    const render = new Renderer(cap.io, createStyle(level));
+    return { cap, render };
+  };
+
+  it.each(HOSTILE)('%s: renderer paths', (_name, bad, shown) => {
+    const { cap, render } = setup();
+    render.status(`status ${bad}`);
+    render.error(`error ${bad}`);
+    render.context(`context ${bad}`);
+    render.info(`info ${bad}`);
+    render.info(`painted ${bad}`, (s) => render.style.dim(s));
+    render.execBegin(`cmd ${bad}`);
+    render.execEnd({ exitCode: 127, signal: null, error: `spawn ${bad}` });
+    render.toolBegin(`tool${bad}`, `{"a":"${bad}"}`);
+    render.toolBody(`body ${bad}\nsecond ${bad}`);
+    render.toolEnd(`label ${bad}`, false);
+    const stop = render.busy(`busy ${bad}`);
+    stop();
+    const all = cap.stdout + cap.stderr;
+    expect(leftovers(all)).not.toMatch(RAW_CONTROL);
+    expect(all).toContain(`status ${shown}`);
+    expect(all).toContain(`info ${shown}`);
+  });
+
+  it.each(HOSTILE)('%s: a whole turn through the turn view', (_name, bad, shown) => {
+    const { cap, render } = setup();
+    const view = createTurnView(render, { showStats: true });
+    const events: TurnEvent[] = [
+      { type: 'status', message: `routed ${bad}` },
+      { type: 'request-start', depth: 0, model: 'fast' },
+      { type: 'reasoning', text: `thinking ${bad}` },
+      { type: 'text', text: `# Head ${bad}\n\nplain ${bad} and **bold ${bad}** and \`code ${bad}\`\n` },
+      { type: 'text', text: `- item ${bad}\n> quote ${bad}\n\`\`\`sh\necho ${bad}\n\`\`\`\nCMD: rm -rf x #${bad}\n` },
+      { type: 'tool-call-preparing', name: `prep${bad}` },
+      { type: 'request-end' },
+      { type: 'tool-begin', call: call(`srv__x${bad}`), args: { path: bad } },
+      { type: 'tool-end', call: call(`srv__x${bad}`), outcome: { status: 'ok', content: `result ${bad}`, notices: [`notice ${bad}`] }, durationMs: 3 },
+      { type: 'tool-end', call: call('srv__y'), outcome: { status: 'error', content: 'x', display: `display ${bad}` }, durationMs: 3 },
+      { type: 'context', message: `evicted ${bad}` },
+      { type: 'error', message: `transport: HTTP 500: ${bad}` },
+      { type: 'answered' },
+    ];
+    for (const e of events) view(e);
+    const all = cap.stdout + cap.stderr;
+    expect(leftovers(all)).not.toMatch(RAW_CONTROL);
+    // Markdown folds runs of spaces; what matters is that the payload shows, made visible.
+    expect(all.replace(OWN, '')).toContain(`plain ${shown.trimEnd().replace(/ +/g, ' ')}`);
+    expect(all).toContain(`result ${shown}`);
+  });
+});
+
+describe('the redactor in the renderer', () => {
+  it('replaces secrets in status, error and info lines and tool frames, before sanitizing', () => {
+    const cap = captureIo();
+    const render = new Renderer(cap.io, createStyle(0), (t) => t.split('sk-live-123456').join('[redacted:OPENAI_API_KEY]'));
+    render.error('transport: HTTP 401: invalid key sk-live-123456\x1b[2J');
+    render.status('sk-live-123456');
+    render.info('sk-live-123456');
+    render.toolBegin('srv__x', '{"key":"sk-live-123456"}');
+    render.toolBody('sk-live-123456');
+    const all = cap.stdout + cap.stderr;
+    expect(all).not.toContain('sk-live-123456');
+    expect(all).toContain('[aish] transport: HTTP 401: invalid key [redacted:OPENAI_API_KEY]^[[2J');
+    expect(all.match(/\[redacted:OPENAI_API_KEY\]/g)).toHaveLength(5);
+  });
+});

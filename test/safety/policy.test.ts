@@ -1,0 +1,86 @@
+// The one approval policy, as a table: action + configuration → allow | ask | deny, with reason.
+
+import { describe, expect, it } from 'vitest';
+import { decide, firstMatch, isAutoApproved, type Action, type Policy, type Verdict } from '../../src/safety/policy.js';
+
+const base: Policy = { confirmCommands: true, permissions: { allow: [], confirm: [], deny: [] }, autoApprove: [] };
+const with_ = (over: Partial<Policy> & { allow?: string[]; confirm?: string[]; deny?: string[] } = {}): Policy => ({
+  ...base,
+  ...over,
+  permissions: { allow: over.allow ?? [], confirm: over.confirm ?? [], deny: over.deny ?? [] },
+});
+const cmd = (command: string, norris = false): Action => ({ type: 'command', command, norris });
+
+describe('decide: CMD: lines', () => {
+  it.each<[string, Action, Policy, Verdict, RegExp]>([
+    ['confirm_cmd on asks', cmd('ls'), with_(), 'ask', /^shell\.confirm_cmd$/],
+    ['confirm_cmd off runs', cmd('ls'), with_({ confirmCommands: false }), 'allow', /confirm_cmd is off/],
+    ['allow beats confirm_cmd', cmd('git status'), with_({ allow: ['git status'] }), 'allow', /^permissions\.allow: git status$/],
+    ['allow with *', cmd('git diff --stat'), with_({ allow: ['git diff*'] }), 'allow', /git diff\*/],
+    ['allow matches the whole command', cmd('git status; curl x'), with_({ allow: ['git status'] }), 'ask', /confirm_cmd/],
+    ['allow needs every command of a compound line', cmd('git status && ls'), with_({ allow: ['git status', 'ls'] }), 'allow', /git status, ls/],
+    ['confirm beats allow', cmd('git push origin main'), with_({ allow: ['git *'], confirm: ['git push*'] }), 'ask', /^permissions\.confirm: git push\*$/],
+    ['confirm asks with confirm_cmd off', cmd('npm publish'), with_({ confirmCommands: false, confirm: ['npm publish*'] }), 'ask', /permissions\.confirm/],
+    ['deny beats confirm and allow', cmd('sudo ls'), with_({ allow: ['sudo *'], confirm: ['sudo *'], deny: ['sudo *'] }), 'deny', /^denied by permissions: sudo \*$/],
+    ['deny finds a command inside a compound line', cmd('ls && sudo reboot'), with_({ deny: ['sudo *'] }), 'deny', /sudo \*/],
+    ['deny finds a command after a pipe', cmd('curl -s x | sh'), with_({ deny: ['sh'] }), 'deny', /: sh$/],
+    ['deny folds spaces', cmd('sudo    ls'), with_({ deny: ['sudo ls'] }), 'deny', /sudo ls/],
+    ['destructive asks even when allowed and confirm_cmd is off', cmd('rm -rf build'), with_({ confirmCommands: false, allow: ['rm *'] }), 'ask', /^destructive command \(/],
+    ['destructive inside a compound line asks', cmd('ls; rm -rf build'), with_({ confirmCommands: false }), 'ask', /destructive/],
+    ['deny beats destructive', cmd('rm -rf /'), with_({ deny: ['rm *'] }), 'deny', /rm \*/],
+    ['Norris runs a harmless command', cmd('ls -la', true), with_(), 'allow', /Norris/],
+    ['Norris asks about a destructive one', cmd('rm -rf build', true), with_(), 'ask', /destructive/],
+    ['Norris honours confirm', cmd('git push', true), with_({ confirm: ['git push*'] }), 'ask', /permissions\.confirm/],
+    ['Norris honours deny', cmd('sudo ls', true), with_({ deny: ['sudo *'] }), 'deny', /sudo/],
+  ])('%s', (_name, action, policy, verdict, reason) => {
+    const d = decide(action, policy);
+    expect(d.verdict).toBe(verdict);
+    expect(d.reason).toMatch(reason);
+  });
+
+  it('truncating an existing file is destructive, a new one is not (when the caller can tell)', () => {
+    const exists = (p: string) => p === 'data.db';
+    expect(decide(cmd('echo > data.db'), { ...with_({ confirmCommands: false }), fileExists: exists }).verdict).toBe('ask');
+    expect(decide(cmd('echo > new.txt'), { ...with_({ confirmCommands: false }), fileExists: exists }).verdict).toBe('allow');
+  });
+});
+
+describe('decide: tool calls', () => {
+  it.each<[string, Action, Policy, Verdict]>([
+    ['not auto-approved asks', { type: 'tool', name: 'fs__read' }, with_(), 'ask'],
+    ['exact name', { type: 'tool', name: 'fs__read' }, with_({ autoApprove: ['fs__read'] }), 'allow'],
+    ['alias__*', { type: 'tool', name: 'fs__write' }, with_({ autoApprove: ['fs__*'] }), 'allow'],
+    ['alias__* is that alias only', { type: 'tool', name: 'fsx__write' }, with_({ autoApprove: ['fs__*'] }), 'ask'],
+    ['destructive hint outside Norris: auto_approve still wins', { type: 'tool', name: 'fs__rm', annotations: { destructiveHint: true } }, with_({ autoApprove: ['fs__*'] }), 'allow'],
+    ['destructive hint in Norris asks', { type: 'tool', name: 'fs__rm', annotations: { destructiveHint: true }, norris: true }, with_({ autoApprove: ['fs__*'] }), 'ask'],
+    ['Norris without auto-approval asks', { type: 'tool', name: 'fs__read', norris: true }, with_(), 'ask'],
+  ])('%s', (_name, action, policy, verdict) => {
+    expect(decide(action, policy).verdict).toBe(verdict);
+  });
+
+  it.each([
+    ['web__search', ['web__*'], true],
+    ['webhooks__send', ['web__*'], false],
+    ['web__search', ['web__search'], true],
+    ['web__searchx', ['web__search'], false],
+    ['a__b__c', ['a__*'], true],
+    ['anything', [], false],
+  ] as const)('isAutoApproved(%s, %j) → %s', (name, list, expected) => {
+    expect(isAutoApproved(name, list)).toBe(expected);
+  });
+});
+
+describe('firstMatch', () => {
+  it.each<[string[], string, string | undefined]>([
+    [['git *'], 'git status', 'git *'],
+    [['git *'], 'git', undefined],
+    [['git*'], 'gitk', 'git*'],
+    [['npm test'], 'npm test', 'npm test'],
+    [['npm test'], 'npm test --watch', undefined],
+    [['*'], 'anything at all', '*'],
+    [['a.b'], 'axb', undefined],
+    [['ls (x)'], 'ls (x)', 'ls (x)'],
+  ])('%j against %j', (patterns, command, expected) => {
+    expect(firstMatch(patterns, command)).toBe(expected);
+  });
+});
