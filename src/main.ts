@@ -2,8 +2,10 @@
 // The entry point and the only module that touches `process`: argv, env, stdio, signals, exit.
 // Everything else receives what it needs from here, so every part can be driven by tests.
 
+import { closeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import tty from 'node:tty';
 import { fileURLToPath } from 'node:url';
 import { createApp } from './app.js';
 import { HELP, parseCli } from './cli.js';
@@ -18,7 +20,7 @@ import { xdgState } from 'xdg-basedir';
 declare const AISH_VERSION: string;
 const VERSION = typeof AISH_VERSION === 'string' ? AISH_VERSION : '0.0.0-dev';
 
-async function main(): Promise<number> {
+async function main(shutdown: Shutdown): Promise<number> {
   const env = { ...process.env };
   let cli;
   try {
@@ -55,7 +57,7 @@ async function main(): Promise<number> {
     throw err;
   }
 
-  if (cli.prompt !== undefined) return oneShot(cli, loaded.config, env);
+  if (cli.prompt !== undefined) return oneShot(cli, loaded.config, env, shutdown);
 
   // Prompts, line editing and colour need a terminal on both ends.
   const io = createIo(Boolean(process.stdin.isTTY && process.stdout.isTTY));
@@ -81,27 +83,25 @@ async function main(): Promise<number> {
     throw err;
   }
 
+  shutdown.stopWith((code) => app.shutdown(code));
+  if (io.isTTY) guardRawMode(process.stdin, shutdown);
   // Ctrl-C while a line is processed cancels that line; aish itself keeps running.
-  process.on('SIGINT', () => app.interrupt());
-  process.on('SIGTERM', () => app.quit());
-  process.on('SIGHUP', () => app.quit());
-  // The REPL must never fall back to the user's shell: report and go on.
-  process.on('uncaughtException', (err) => app.render.error(describeError(err, env)));
-  process.on('unhandledRejection', (err) => app.render.error(describeError(err, env)));
-  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') process.exit(0);
+  process.on('SIGINT', () => {
+    if (!shutdown.started) app.interrupt();
   });
+  // The REPL must never fall back to the user's shell: report and go on.
+  const report = reportUncaught(shutdown, (err) => app.render.error(describeError(err, env)));
+  process.on('uncaughtException', report);
+  process.on('unhandledRejection', report);
 
   return app.run();
 }
 
-async function oneShot(cli: CliOptions, config: Config, env: Record<string, string | undefined>): Promise<number> {
+async function oneShot(cli: CliOptions, config: Config, env: Record<string, string | undefined>, shutdown: Shutdown): Promise<number> {
   const stdinText = process.stdin.isTTY ? undefined : await readAll(process.stdin);
   const controller = new AbortController();
   process.on('SIGINT', () => controller.abort());
-  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') process.exit(0);
-  });
+  shutdown.stopWith(() => controller.abort());
   // stdin may be a pipe here; the reply is decorated when both output streams are a terminal.
   const io = createIo(Boolean(process.stdout.isTTY && process.stderr.isTTY));
   try {
@@ -132,13 +132,128 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-main().then(
+/**
+ * How aish ends early: SIGHUP or SIGTERM, or its terminal or the reader of its output gone. The
+ * first cause sets the exit code; from then on aish writes nothing, ends the work in progress and
+ * exits, a second later at the latest. Every exit goes through `exit`.
+ */
+class Shutdown {
+  #code: number | undefined;
+  #stopWork: ((code: number) => void) | undefined;
+  /** The standard streams that were a terminal at start. */
+  readonly #terminals = [0, 1, 2].filter((fd) => tty.isatty(fd));
+
+  get started(): boolean {
+    return this.#code !== undefined;
+  }
+
+  /** How to end the work in progress (the REPL, the one-shot question); until then, exit at once. */
+  stopWith(stop: (code: number) => void): void {
+    this.#stopWork = stop;
+  }
+
+  begin(code: number): void {
+    if (this.#code !== undefined) return;
+    this.#code = code;
+    if (!this.#stopWork) this.exit(code);
+    // The backstop: a child deaf to every signal or a close that hangs does not keep aish alive.
+    setTimeout(() => this.exit(code), 1000);
+    try {
+      this.#stopWork(code);
+    } catch {
+      // The backstop ends aish all the same.
+    }
+  }
+
+  /** Exits with the shutdown's code if there is one, else with `code`. */
+  exit(code: number): never {
+    // At exit Node restores the mode of each terminal it started with and, before Node 24, aborts
+    // when that fails (nodejs/node#51519), as it does on a terminal that has hung up (isatty is
+    // then false): let go of such a terminal first, and Node skips it.
+    for (const fd of this.#terminals) {
+      if (tty.isatty(fd)) continue;
+      try {
+        closeSync(fd);
+      } catch {
+        // Already closed.
+      }
+    }
+    process.exit(this.#code ?? code);
+  }
+}
+
+/** SIGHUP and SIGTERM end aish and what it runs; so does any error of a standard stream. */
+function watchProcess(shutdown: Shutdown): void {
+  for (const signal of ['SIGHUP', 'SIGTERM'] as const) {
+    process.on(signal, () => shutdown.begin(128 + os.constants.signals[signal]));
+  }
+  // Never a write here: telling about a failed write fails again (and used to loop).
+  for (const stream of [process.stdin, process.stdout, process.stderr]) {
+    stream.on('error', (err) => shutdown.begin(lostStreamCode(err) ?? 1));
+  }
+}
+
+/** The exit code when `err` says the terminal or the reader of a stream has gone away. */
+function lostStreamCode(err: unknown): number | undefined {
+  switch ((err as NodeJS.ErrnoException | null | undefined)?.code) {
+    case 'EIO':
+      // The terminal hung up: as if by SIGHUP.
+      return 128 + os.constants.signals.SIGHUP;
+    case 'EPIPE':
+      // The reader has what it wanted (`aish … | head`).
+      return 0;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * On a terminal that has hung up, changing its mode fails (EIO), and readline's close would throw
+ * half-way without ever reporting the end of input. Such a failure ends aish instead, once the
+ * close is done.
+ */
+function guardRawMode(stdin: NodeJS.ReadStream, shutdown: Shutdown): void {
+  const setRawMode = stdin.setRawMode.bind(stdin);
+  stdin.setRawMode = (mode: boolean) => {
+    try {
+      return setRawMode(mode);
+    } catch (err) {
+      process.nextTick(() => shutdown.begin(lostStreamCode(err) ?? 1));
+      return stdin;
+    }
+  };
+}
+
+/**
+ * The uncaught-error handler of the REPL: reports and lets aish go on, but never writes once aish
+ * is shutting down. An error of a lost terminal or reader ends aish, and so does a failure to
+ * report; errors following a report in the same turn of the event loop are its own echo (a failed
+ * write fails on the next tick) and are dropped, so reporting never feeds itself.
+ */
+function reportUncaught(shutdown: Shutdown, report: (err: unknown) => void): (err: unknown) => void {
+  let reporting = false;
+  return (err) => {
+    const lost = lostStreamCode(err);
+    if (lost !== undefined) return shutdown.begin(lost);
+    if (shutdown.started || reporting) return;
+    reporting = true;
+    setImmediate(() => (reporting = false));
+    try {
+      report(err);
+    } catch {
+      shutdown.begin(1);
+    }
+  };
+}
+
+const shutdown = new Shutdown();
+watchProcess(shutdown);
+main(shutdown).then(
   // Exit once stdout and stderr are drained (a slow pipe reader may still be behind); a
   // keep-alive socket or a stray timer must not hold aish open.
-  (code) => process.stdout.write('', () => process.stderr.write('', () => process.exit(code))),
+  (code) => process.stdout.write('', () => process.stderr.write('', () => shutdown.exit(code))),
   (err) => {
-    const code = err instanceof FatalError ? err.exitCode : 1;
-    process.stderr.write(`aish: ${describeError(err, process.env)}\n`);
-    process.exit(code);
+    if (!shutdown.started) process.stderr.write(`aish: ${describeError(err, process.env)}\n`);
+    shutdown.exit(err instanceof FatalError ? err.exitCode : 1);
   },
 );

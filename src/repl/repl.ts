@@ -272,6 +272,19 @@ export class Repl implements MetaContext {
     }
     return [[], line];
   }
+
+  /**
+   * Ends the session from outside (the terminal went away, SIGHUP, SIGTERM): the shell command
+   * running now is stopped whatever its process group, the line being processed is aborted
+   * (model request, MCP call), and `run()` resolves to `exitCode` once the session log and the
+   * MCP sessions are closed.
+   */
+  shutdown(exitCode: number): void {
+    this.#exitCode = exitCode;
+    this.shell.terminate();
+    this.#current?.abort();
+    this.quit();
+  }
 }
 
 /** Continuation lines of a prompt: `\` + newline becomes a newline. */

@@ -6,6 +6,7 @@
 // nothing is captured. Cancellation: in `detached` mode the child leads its own process group and
 // an abort sends SIGINT to the group, then SIGTERM, then SIGKILL; otherwise the child shares aish's
 // group and the terminal delivers Ctrl-C to it directly (password prompts keep their terminal).
+// Termination (aish itself is ending) stops the child in either mode: SIGHUP, SIGTERM, SIGKILL.
 
 import { spawn, type StdioOptions } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -36,7 +37,8 @@ export interface RunShellOptions {
   /** stdin for captured runs: the terminal ('inherit') or nothing ('ignore'). */
   stdin?: 'inherit' | 'ignore';
   /** Own process group; an abort signals the whole group. Otherwise an abort only prevents a
-   * start that has not happened yet (the terminal delivers Ctrl-C to a child in aish's group). */
+   * start that has not happened yet (the terminal delivers Ctrl-C to a child in aish's group);
+   * `terminate` still stops a running child. */
   detached?: boolean;
   captureMaxChars: number;
   /** Live output, as decoded text, in arrival order. */
@@ -44,7 +46,19 @@ export interface RunShellOptions {
   signal?: AbortSignal;
   /** Delays of the abort escalation (SIGINT → SIGTERM → SIGKILL), in ms. */
   killDelays?: [number, number];
+  /**
+   * Aborted when aish itself is ending (hangup, SIGTERM): the child is stopped whatever the mode,
+   * and a command not started yet never starts. The child's process group gets SIGHUP, then
+   * SIGTERM, then SIGKILL, `TERMINATE_DELAYS` apart. Without `detached` that group is the
+   * caller's own: SIGHUP and SIGTERM reach the caller too, which must handle both (main.ts
+   * does), and SIGKILL goes to the child alone.
+   */
+  terminate?: AbortSignal;
 }
+
+/** Delays of the termination escalation (SIGHUP → SIGTERM → SIGKILL), in ms: within aish's
+ * one second to exit once its terminal has gone. */
+const TERMINATE_DELAYS = [250, 250] as const;
 
 const POSIX_SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'busybox', 'yash']);
 
@@ -65,8 +79,12 @@ function spawnShell(command: string, opts: RunShellOptions): Promise<ExecResult>
     : [opts.stdin ?? 'ignore', 'pipe', mergeStderr ? 'ignore' : 'pipe'];
 
   return new Promise<ExecResult>((resolve) => {
+    if (opts.terminate?.aborted) {
+      resolve(notStarted('SIGHUP'));
+      return;
+    }
     if (opts.signal?.aborted) {
-      resolve({ exitCode: 130, signal: 'SIGINT', output: '', truncated: false, binary: false });
+      resolve(notStarted('SIGINT'));
       return;
     }
     const capture = new OutputCapture(opts.captureMaxChars);
@@ -96,31 +114,40 @@ function spawnShell(command: string, opts: RunShellOptions): Promise<ExecResult>
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
 
-    const sendSignal = (sig: NodeJS.Signals) => {
+    /** Signals the child's process group: its own when detached; else the caller's (`wholeGroup`)
+     * or the child alone. */
+    const sendSignal = (sig: NodeJS.Signals, wholeGroup: boolean) => {
       if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
       try {
         if (opts.detached) process.kill(-child.pid, sig);
+        else if (wholeGroup) process.kill(0, sig);
         else child.kill(sig);
       } catch {
         // Already gone: nothing to stop.
       }
     };
+    /** `first` now, then SIGTERM and SIGKILL after `delays`. */
+    const escalate = (first: NodeJS.Signals, [term, kill]: readonly [number, number]) => {
+      sendSignal(first, true);
+      timers.push(setTimeout(() => sendSignal('SIGTERM', true), term).unref());
+      // SIGKILL cannot spare the caller: in a shared group it goes to the child alone.
+      timers.push(setTimeout(() => sendSignal('SIGKILL', false), term + kill).unref());
+    };
     const onAbort = () => {
       // Sharing aish's process group, the child got Ctrl-C from the terminal already; what it
       // does with it is its own business, as in any shell.
-      if (!opts.detached) return;
-      const [term, kill] = opts.killDelays ?? [1000, 3000];
-      sendSignal('SIGINT');
-      timers.push(setTimeout(() => sendSignal('SIGTERM'), term).unref());
-      timers.push(setTimeout(() => sendSignal('SIGKILL'), term + kill).unref());
+      if (opts.detached) escalate('SIGINT', opts.killDelays ?? [1000, 3000]);
     };
+    const onTerminate = () => escalate('SIGHUP', TERMINATE_DELAYS);
     opts.signal?.addEventListener('abort', onAbort, { once: true });
+    opts.terminate?.addEventListener('abort', onTerminate, { once: true });
 
     const finish = (result: ExecResult) => {
       if (settled) return;
       settled = true;
       for (const t of timers) clearTimeout(t);
       opts.signal?.removeEventListener('abort', onAbort);
+      opts.terminate?.removeEventListener('abort', onTerminate);
       resolve(result);
     };
 
@@ -134,7 +161,7 @@ function spawnShell(command: string, opts: RunShellOptions): Promise<ExecResult>
       }
       const captured = capture.finish();
       finish({
-        exitCode: code ?? (signal ? 128 + (constants.signals[signal] ?? 0) : 1),
+        exitCode: code ?? (signal ? signalExit(signal) : 1),
         signal,
         output: interactive ? '' : captured.text,
         truncated: captured.truncated,
@@ -142,6 +169,16 @@ function spawnShell(command: string, opts: RunShellOptions): Promise<ExecResult>
       });
     });
   });
+}
+
+/** A command stopped before it started, as if `signal` had ended it. */
+function notStarted(signal: NodeJS.Signals): ExecResult {
+  return { exitCode: signalExit(signal), signal, output: '', truncated: false, binary: false };
+}
+
+/** 128+N, as shells report a process ended by signal N. */
+function signalExit(signal: NodeJS.Signals): number {
+  return 128 + (constants.signals[signal] ?? 0);
 }
 
 function startFailure(opts: RunShellOptions, err: unknown): ExecResult {

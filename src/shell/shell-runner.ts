@@ -43,6 +43,8 @@ export class ShellRunner {
   readonly #parts: ShellRunnerParts;
   readonly #state: ShellState;
   #lastStatus = 0;
+  /** Aborted once aish is ending: see `terminate`. */
+  readonly #ending = new AbortController();
 
   constructor(parts: ShellRunnerParts) {
     this.#parts = parts;
@@ -93,11 +95,20 @@ export class ShellRunner {
         if (!hidden) view.execOutput(text);
       },
       signal,
+      terminate: this.#ending.signal,
     });
     view.execEnd(result);
     this.#lastStatus = result.exitCode;
     if (hidden) view.status('binary output not shown and not captured');
     else if (result.truncated) view.status(`output capped at ${shell.capture_max_chars} chars for the model (head and tail kept)`);
     this.#parts.pending.append(result.output);
+  }
+
+  /**
+   * aish is ending (its terminal went away, SIGTERM): stops the command running now whatever its
+   * process group, where a line's abort would leave it to the terminal, and starts no more.
+   */
+  terminate(): void {
+    this.#ending.abort();
   }
 }

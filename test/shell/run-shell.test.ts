@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runShell } from '../../src/shell/run-shell.js';
 
@@ -77,5 +80,34 @@ describe('runShell start failures', () => {
     const r = await runShell('true', { ...base, cwd: '/definitely/not/here' });
     expect(r.exitCode).toBe(127);
     expect(r.error).toBe('working directory no longer exists: /definitely/not/here');
+  });
+});
+
+// Termination in a shared process group reaches the caller too (here the test runner), so only
+// detached runs are driven here; test/e2e/orphans.test.ts covers aish on a terminal.
+describe('runShell termination (aish is ending)', () => {
+  /** Runs `command` and terminates it once it has printed "ready". */
+  const terminatedWhenReady = (command: string) => {
+    const terminate = new AbortController();
+    return runShell(command, { ...base, terminate: terminate.signal, onOutput: (t) => t.includes('ready') && terminate.abort() });
+  };
+
+  it('ends the whole process group, even a command that ignores SIGINT', async () => {
+    const r = await terminatedWhenReady("trap '' INT; echo ready; sleep 30 | cat; echo after");
+    expect(r).toMatchObject({ exitCode: 129, signal: 'SIGHUP' });
+    expect(r.output).not.toContain('after');
+  });
+
+  it('escalates to SIGKILL when SIGHUP and SIGTERM are ignored', async () => {
+    expect(await terminatedWhenReady("trap '' HUP TERM; echo ready; sleep 30")).toMatchObject({ exitCode: 137, signal: 'SIGKILL' });
+  });
+
+  it('starts nothing once terminated', async () => {
+    const terminate = new AbortController();
+    terminate.abort();
+    const marker = path.join(tmpdir(), `aish-not-started-${process.pid}`);
+    const r = await runShell(`touch ${marker}`, { ...base, terminate: terminate.signal });
+    expect(r).toMatchObject({ exitCode: 129, signal: 'SIGHUP' });
+    expect(existsSync(marker)).toBe(false);
   });
 });
