@@ -42,7 +42,7 @@ export default defineConfig({
     token_budget: 4096, // estimated tokens (chars / 4) kept in the conversation
     use_tool_role: true, // false: tool results become a `[tool: name]` prefix of the next user turn
     summarize_on_evict: false, // summarize evicted turns instead of dropping them silently
-    // summarizer_model: 'fast',         // preset used for summaries (default: the active one)
+    // summarizer_model: 'fast',         // preset for summaries (default: `fast` when it exists, else default_model)
     max_summary_chars: 2000, // a longer summary is summarized again
   },
 
@@ -58,7 +58,9 @@ export default defineConfig({
       // stdio:
       // everything: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'], env: {}, cwd: '/tmp' },
     },
-    auto_approve: [], // exact tool names (`files__read_file`) or `alias__*` for a whole server
+    // Exact tool names (`files__read_file`) or `alias__*` for a whole server; the original's map
+    // form `{ 'files__read_file': true, 'web__*': true }` works too.
+    auto_approve: [],
     max_tool_depth: 8, // model round trips with tool calls per request
     call_timeout_ms: 60_000, // per tool call
     max_result_chars: 16_000, // a longer tool result is cut (head and tail kept)
@@ -66,9 +68,11 @@ export default defineConfig({
 
   routing: {
     auto: false, // pick a preset per request from the text (code / reasoning / default)
+    // Default (when unset): code → deep and reasoning → cloud, each when that preset exists;
+    // default → the active model.
     classes: { code: 'fast', reasoning: 'deep' },
     cloud_fallback: false, // retry a failed local request once on fallback_model
-    // fallback_model: 'cloud',
+    // fallback_model: 'cloud',         // default: `cloud` when that preset exists
   },
 
   norris: {

@@ -20,8 +20,10 @@ export interface ToolOutcome {
   display?: string;
   /** The tool flagged its own failure (`isError`, advisory: the content still goes to the model). */
   isError?: boolean;
-  /** Things the person is told once (e.g. "image blocks reach the model as summaries"). */
+  /** Things the person is told once per session (e.g. "image blocks reach the model as summaries"). */
   notices?: string[];
+  /** A status line the person sees every time, besides the frame (a JSON-RPC error, seed 000 §4). */
+  alert?: string;
 }
 
 /** The tool turn of a call cancelled by Ctrl-C, before or while it ran. */

@@ -76,7 +76,8 @@ export const rawConfigSchema = z
     mcp: z
       .strictObject({
         servers: z.record(z.string().regex(/^[a-zA-Z0-9_-]+$/, 'aliases use letters, digits, _ and -'), mcpServerSchema).default({}),
-        auto_approve: stringList.default([]),
+        // A list of names, or the seed's map `{ "alias__tool": true }` (false entries are ignored).
+        auto_approve: z.union([stringList, z.record(z.string().min(1), z.boolean())], { error: 'expected a list of tool names or a map of tool name → true' }).default([]),
         max_tool_depth: positiveInt.default(8),
         call_timeout_ms: positiveInt.default(60_000),
         max_result_chars: positiveInt.default(16_000),
@@ -85,7 +86,8 @@ export const rawConfigSchema = z
     routing: z
       .strictObject({
         auto: z.boolean().default(false),
-        classes: z.partialRecord(z.enum(['code', 'reasoning', 'default']), z.string().min(1)).default({}),
+        // Unset: seed 002's defaults (code → deep, reasoning → cloud, when those presets exist).
+        classes: z.partialRecord(z.enum(['code', 'reasoning', 'default']), z.string().min(1)).optional(),
         cloud_fallback: z.boolean().default(false),
         fallback_model: z.string().min(1).optional(),
       })
@@ -128,9 +130,11 @@ export type RawConfig = z.output<typeof rawConfigSchema>;
 export type McpServerConfig = RawConfig['mcp']['servers'][string];
 
 /** The config every part reads: lists resolved, presets filled in, names cross-checked. */
-export interface Config extends Omit<RawConfig, 'models' | 'default_model' | 'shell'> {
+export interface Config extends Omit<RawConfig, 'models' | 'default_model' | 'shell' | 'mcp' | 'routing'> {
   models: Record<string, ModelConfig>;
   default_model: string;
+  mcp: Omit<RawConfig['mcp'], 'auto_approve'> & { auto_approve: string[] };
+  routing: Omit<RawConfig['routing'], 'classes'> & { classes: Partial<Record<'code' | 'reasoning' | 'default', string>> };
   shell: Omit<RawConfig['shell'], 'known_commands' | 'interactive'> & {
     known_commands: string[];
     interactive: string[];
@@ -186,14 +190,27 @@ export function resolveConfig(
   mustBePreset('default_model', defaultModel);
   mustBePreset('context.summarizer_model', raw.context.summarizer_model);
   mustBePreset('routing.fallback_model', raw.routing.fallback_model);
-  for (const [cls, preset] of Object.entries(raw.routing.classes)) mustBePreset(`routing.classes.${cls}`, preset);
+  for (const [cls, preset] of Object.entries(raw.routing.classes ?? {})) mustBePreset(`routing.classes.${cls}`, preset);
   if (issues.length > 0) return { ok: false, issues };
+  // Seed 002's defaults, each only when the preset it names exists.
+  const when = (name: string) => (models[name] ? name : undefined);
+  const classes = raw.routing.classes ?? { ...(when('deep') ? { code: 'deep' } : {}), ...(when('cloud') ? { reasoning: 'cloud' } : {}) };
+  const fallbackModel = raw.routing.fallback_model ?? when('cloud');
+  const summarizerModel = raw.context.summarizer_model ?? when('fast') ?? defaultModel;
+  const autoApprove = Array.isArray(raw.mcp.auto_approve)
+    ? raw.mcp.auto_approve
+    : Object.entries(raw.mcp.auto_approve)
+        .filter(([, on]) => on)
+        .map(([name]) => name);
   return {
     ok: true,
     config: {
       ...raw,
       models,
       default_model: defaultModel,
+      context: { ...raw.context, summarizer_model: summarizerModel },
+      mcp: { ...raw.mcp, auto_approve: autoApprove },
+      routing: { ...raw.routing, classes, ...(fallbackModel ? { fallback_model: fallbackModel } : {}) },
       shell: {
         ...raw.shell,
         known_commands: applyEdit(DEFAULT_KNOWN_COMMANDS, raw.shell.known_commands),

@@ -1,7 +1,9 @@
 // The session's lifecycle (SPEC §8): the JSONL log is created with the first thing worth keeping,
-// records turns, summaries, tool audits and resets, and is listed, named (`:save`) and resumed
-// (`:resume`, `--resume`) from here. One instance per aish process; off when there is no history
-// dir, or in one-shot mode.
+// records turns, summaries and tool audits, and is listed, named (`:save`) and resumed (`:resume`,
+// `--resume`) from here. `:reset` ends the log (the next turn starts a new one), so a saved
+// session stays a point to come back to. A resumed conversation is copied into the new log only
+// when something new is said. One instance per aish process; off when there is no history dir,
+// or in one-shot mode.
 
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -44,10 +46,18 @@ export interface SessionRecorder {
   reset(): void;
 }
 
+/** A resumed conversation waiting to be copied into the next log. */
+interface PendingCopy {
+  from: string;
+  summary: string | null;
+  turns: readonly Turn[];
+}
+
 export class SessionStore implements SessionRecorder {
   readonly #opts: SessionStoreOptions;
   #log: SessionLog | null = null;
   #problemShown = false;
+  #pendingCopy: PendingCopy | null = null;
 
   constructor(opts: SessionStoreOptions) {
     this.#opts = opts;
@@ -70,9 +80,11 @@ export class SessionStore implements SessionRecorder {
     this.#log?.appendSummary(summary);
   }
 
-  /** `:reset`: recorded so a resume of this log honours it. */
+  /** `:reset`: the log ends here, unchanged; the next turn starts a new one. */
   reset(): void {
-    this.#log?.appendEvent('reset');
+    this.#log?.close();
+    this.#log = null;
+    this.#pendingCopy = null;
   }
 
   /** Sessions on disk, newest first, with the active one marked. */
@@ -111,12 +123,8 @@ export class SessionStore implements SessionRecorder {
     const loaded = await loadSession(file, { keepTurns: context.maxTurns * 4 });
     context.appendMany(loaded.turns);
     if (loaded.summary) context.setSummary(loaded.summary);
-    const log = this.#ensureLog();
-    if (log) {
-      log.appendEvent('resumed', { from: path.basename(file) });
-      if (loaded.summary) log.appendSummary(loaded.summary);
-      for (const turn of context.turns) log.appendTurn(turn);
-    }
+    // Copied into the log with the first new turn: resuming to look costs no file.
+    this.#pendingCopy = { from: path.basename(file), summary: loaded.summary, turns: [...context.turns] };
     return { file, turns: context.length, warnings: loaded.warnings, repaired: loaded.repaired.length };
   }
 
@@ -133,6 +141,8 @@ export class SessionStore implements SessionRecorder {
   #ensureLog(): SessionLog | null {
     if (!this.#opts.enabled) return null;
     if (this.#log) return this.#log;
+    const copy = this.#pendingCopy;
+    this.#pendingCopy = null;
     const { log, problem } = SessionLog.create({
       dir: this.#opts.historyDir,
       startedAt: this.#opts.startedAt,
@@ -145,6 +155,11 @@ export class SessionStore implements SessionRecorder {
     if (problem && !this.#problemShown) {
       this.#problemShown = true;
       this.#opts.onStatus(problem);
+    }
+    if (copy) {
+      log.appendEvent('resumed', { from: copy.from });
+      if (copy.summary) log.appendSummary(copy.summary);
+      for (const turn of copy.turns) log.appendTurn(turn);
     }
     return log;
   }

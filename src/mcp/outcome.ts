@@ -27,7 +27,7 @@ export function cancelledOutcome(): ToolOutcome {
 /** The server (or aish, for an unknown tool) refused the call: a JSON-RPC error. */
 export function dispatchFailedOutcome(message: string): ToolOutcome {
   const line = oneLine(message);
-  return { status: 'error', content: `[aish] tool dispatch failed: ${line}`, display: `dispatch failed: ${line}`, notices: [] };
+  return { status: 'error', content: `[aish] tool dispatch failed: ${line}`, display: `dispatch failed: ${line}`, notices: [], alert: `tool dispatch failed: ${line}` };
 }
 
 /** The call never got an answer: transport failure, dead server, timeout. */

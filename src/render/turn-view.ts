@@ -26,6 +26,8 @@ export interface TurnStats {
 /** An observer that draws every TurnEvent on `render`. */
 export function createTurnView(render: Renderer, options: TurnViewOptions): TurnObserver {
   const spinner = new Spinner(render.io, (s) => render.style.dim(s));
+  // Notices are said once per session (seed 000: "one-time status"), however many calls carry them.
+  const noticed = new Set<string>();
   let reply = new ReplyRenderer(render);
   let stats = freshStats();
   const endReply = () => {
@@ -65,7 +67,7 @@ export function createTurnView(render: Renderer, options: TurnViewOptions): Turn
         return;
       case 'tool-end':
         spinner.stop();
-        drawToolEnd(render, e.outcome, e.durationMs);
+        drawToolEnd(render, e.outcome, e.durationMs, noticed);
         return;
       case 'status':
         endReply();
@@ -90,11 +92,16 @@ function freshStats(): TurnStats {
   return { started: Date.now(), promptTokens: 0, completionTokens: 0, usageSeen: false, toolCalls: 0 };
 }
 
-function drawToolEnd(render: Renderer, outcome: ToolOutcome, ms: number): void {
+function drawToolEnd(render: Renderer, outcome: ToolOutcome, ms: number, noticed: Set<string>): void {
   render.toolBody(outcome.display ?? shorten(outcome.content));
-  for (const notice of outcome.notices ?? []) render.status(notice);
   const ok = outcome.status === 'ok' && !outcome.isError;
   render.toolEnd(`${outcome.isError ? 'error (reported by the tool)' : outcome.status} · ${ms} ms`, ok);
+  if (outcome.alert) render.error(outcome.alert);
+  for (const notice of outcome.notices ?? []) {
+    if (noticed.has(notice)) continue;
+    noticed.add(notice);
+    render.status(notice);
+  }
 }
 
 /** The one-line summary after a reply: `812 → 64 tokens · 1 tool call · 2.3 s`. */

@@ -182,7 +182,7 @@ export class TurnCore {
     }
   }
 
-  /** Summaries on eviction come from `context.summarizer_model` (else the default preset). */
+  /** Summaries on eviction come from `context.summarizer_model` (resolved by the config: `fast` when it exists, else the default preset). */
   #summarizer() {
     const { config, models } = this.#parts;
     return createSummarizer(async (messages, limits) => {

@@ -89,3 +89,42 @@ describe('defaultModels', () => {
     expect(defaultModels({}).fast!.key_env).toBeUndefined();
   });
 });
+
+describe("the original's config shapes and seed 002's defaults", () => {
+  const resolve = (data: Record<string, unknown>) => {
+    const r = resolveConfig(data, defaultModels({}));
+    if (!r.ok) throw new Error(JSON.stringify(r.issues));
+    return r.config;
+  };
+  const presets = (...names: string[]) => Object.fromEntries(names.map((n) => [n, { endpoint: 'http://127.0.0.1:9/v1', model: n }]));
+
+  it('mcp.auto_approve takes the seed map { name: true } as well as a list; false entries approve nothing', () => {
+    expect(resolve({ mcp: { auto_approve: { fs__read: true, 'web__*': true, fs__rm: false } } }).mcp.auto_approve).toEqual(['fs__read', 'web__*']);
+    expect(resolve({ mcp: { auto_approve: ['fs__read'] } }).mcp.auto_approve).toEqual(['fs__read']);
+    const bad = resolveConfig({ mcp: { auto_approve: 'fs__read' } }, defaultModels({}));
+    expect(bad.ok).toBe(false);
+  });
+
+  it.each<[string, string[], Record<string, string>]>([
+    ['deep and cloud exist', ['fast', 'deep', 'cloud'], { code: 'deep', reasoning: 'cloud' }],
+    ['only deep exists', ['fast', 'deep'], { code: 'deep' }],
+    ['neither exists', ['fast'], {}],
+  ])('routing.classes defaults when unset: %s', (_name, names, classes) => {
+    expect(resolve({ models: presets(...names) }).routing.classes).toEqual(classes);
+  });
+
+  it('routing.classes written out replaces the defaults', () => {
+    expect(resolve({ models: presets('fast', 'deep', 'cloud'), routing: { classes: { code: 'fast' } } }).routing.classes).toEqual({ code: 'fast' });
+  });
+
+  it('routing.fallback_model defaults to cloud when that preset exists', () => {
+    expect(resolve({ models: presets('fast', 'cloud') }).routing.fallback_model).toBe('cloud');
+    expect(resolve({ models: presets('fast') }).routing.fallback_model).toBeUndefined();
+    expect(resolve({ models: presets('fast', 'cloud', 'other'), routing: { fallback_model: 'other' } }).routing.fallback_model).toBe('other');
+  });
+
+  it('context.summarizer_model defaults to fast, else the default preset', () => {
+    expect(resolve({ models: presets('fast', 'big'), default_model: 'big' }).context.summarizer_model).toBe('fast');
+    expect(resolve({ models: presets('small', 'big'), default_model: 'big' }).context.summarizer_model).toBe('big');
+  });
+});

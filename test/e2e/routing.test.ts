@@ -65,6 +65,18 @@ describe('cloud fallback: eligible failures retry once on the fallback preset', 
     expect(cloud.requests[0]!.body.messages).toEqual(local.requests[0]!.body.messages);
   });
 
+  it('with a cloud preset and no fallback_model, the fallback goes to cloud (seed 002 default)', async () => {
+    h.writeConfig({
+      models: { fast: { endpoint: local.url, model: 'local-model' }, cloud: { endpoint: cloud.url, model: 'cloud-model' } },
+      routing: { cloud_fallback: true },
+    });
+    local.enqueue({ type: 'raw', status: 503, body: 'overloaded' });
+    cloud.enqueue(textReply(['from the cloud']));
+    const r = await run('hello\n');
+    expect(r.stderr).toMatch(/local fast failed \(HTTP 503: overloaded\); retrying via cloud/);
+    expect(r.stdout).toContain('from the cloud');
+  });
+
   it('connection refused', async () => {
     writeConfig({ localEndpoint: await closedPortUrl() });
     cloud.enqueue(textReply(['cloud answer']));

@@ -158,6 +158,7 @@ describe('tools', () => {
       content: '[aish] tool dispatch failed: no tool named other__sum',
       display: 'dispatch failed: no tool named other__sum',
       notices: [],
+      alert: 'tool dispatch failed: no tool named other__sum',
     });
   });
 

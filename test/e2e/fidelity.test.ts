@@ -1,0 +1,74 @@
+// Faithful to the original, truthful to the model: the seeds' status lines and config shapes, and
+// sessions that behave as people expect, driven through the real program.
+
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeHome, type AishHome } from '../support/aish-env.js';
+import { fixtureStdio } from '../support/mcp-servers.js';
+import { ModelServer, textReply, toolCallReply } from '../support/model-server.js';
+import { runAish } from '../support/run-aish.js';
+
+let h: AishHome;
+let server: ModelServer;
+
+beforeEach(async () => {
+  h = makeHome();
+  server = await ModelServer.start();
+});
+afterEach(async () => {
+  await server.close();
+  h.cleanup();
+});
+
+const sessionFiles = () => readdirSync(path.join(h.stateDir, 'sessions')).sort();
+
+describe('MCP status lines as seed 000 gives them', () => {
+  it('a JSON-RPC error from tools/call gets its tool turn and a status line; the non-text notice is said once per session', async () => {
+    h.writeConfig({
+      models: { fast: { endpoint: server.url, model: 'm' } },
+      // The seed's map shape of auto_approve.
+      mcp: { servers: { fx: fixtureStdio() }, auto_approve: { 'fx__*': true } },
+    });
+    server.enqueue(
+      toolCallReply([{ id: 'r', name: 'fx__rpc_error', arguments: '{}' }]),
+      textReply(['noted']),
+      toolCallReply([{ id: 'm1', name: 'fx__media', arguments: '{}' }]),
+      toolCallReply([{ id: 'm2', name: 'fx__media', arguments: '{}' }]),
+      toolCallReply([{ id: 'm3', name: 'fx__media', arguments: '{}' }]),
+      textReply(['done']),
+    );
+    const r = await runAish({ cwd: h.cwd, env: h.env, stdin: 'break it\nshow media three times\n' });
+    expect(r.stderr).toContain('[aish] tool dispatch failed: widget 42 does not exist');
+    expect(server.requests[1]!.body.messages.at(-1)).toMatchObject({ role: 'tool', content: expect.stringMatching(/^\[aish\] tool dispatch failed: widget 42/) });
+    for (const kind of ['image', 'audio', 'resource', 'resource_link']) {
+      expect(r.stderr.split(`${kind} blocks in tool results reach the model as one-line summaries`).length - 1, kind).toBe(1);
+    }
+  });
+});
+
+describe('sessions people can come back to', () => {
+  it(':save, :reset, :resume gives back the saved conversation; :reset starts a new log', async () => {
+    h.writeConfig({ models: { fast: { endpoint: server.url, model: 'm' } } });
+    server.enqueue(textReply(['first answer']), textReply(['second answer']));
+    const r = await runAish({ cwd: h.cwd, env: h.env, stdin: 'first question\n:save mytest\n:reset\nanother topic\n:reset\n:resume mytest\n:history\n' });
+    expect(r.stderr).toContain('resumed mytest (2 turns)');
+    expect(r.stdout).toContain('first answer');
+    expect(sessionFiles().filter((f) => f !== 'mytest.jsonl').length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('--resume writes no copy until something new is said', async () => {
+    h.writeConfig({ models: { fast: { endpoint: server.url, model: 'm' } } });
+    server.enqueue(textReply(['answer']), textReply(['later answer']));
+    await runAish({ cwd: h.cwd, env: h.env, stdin: 'a question\n:save base\n' });
+    for (let i = 0; i < 3; i++) {
+      const r = await runAish({ cwd: h.cwd, env: h.env, args: ['--resume', 'base'], stdin: ':history\n' });
+      expect(r.stderr).toContain('resumed base (2 turns)');
+    }
+    expect(sessionFiles()).toEqual(['base.jsonl']);
+    const r = await runAish({ cwd: h.cwd, env: h.env, args: ['--resume', 'base'], stdin: 'a follow-up\n' });
+    expect(r.stdout).toContain('later answer');
+    expect(server.requests.at(-1)!.body.messages.map((m: { content: string }) => m.content)).toContain('answer');
+    expect(sessionFiles()).toHaveLength(2);
+  });
+});
