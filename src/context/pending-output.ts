@@ -1,4 +1,5 @@
-// The pending exec output buffer (SPEC §4): what commands printed since the last user turn. It is
+// The pending exec output buffer (SPEC §4): what commands printed since the last user turn, each
+// with its command line and exit status, and aish's notes about commands that did not run. It is
 // not a turn; the next genuine user turn carries it in front of the typed text.
 
 /** Builds the content of a user turn from the pending buffer and the typed text. */
@@ -9,12 +10,15 @@ export function mergeUserTurn(pending: string, text: string): string {
 export class PendingOutput {
   #text = '';
 
-  /** Adds one run's captured output as `[exec output]\n<output>`; empty output is ignored. */
-  append(output: string): void {
-    const body = output.replace(/\n+$/, '');
-    if (body.trim() === '') return;
-    const entry = `[exec output]\n${body}`;
-    this.#text = this.#text === '' ? entry : `${this.#text}\n${entry}`;
+  /**
+   * Adds one run as `[exec output]\n$ <command>\n<output>\n[exit N]`, so the model sees what ran
+   * and how it ended. A run with no output that exited 0 tells nothing and is left out.
+   */
+  append(run: { command: string; output: string; exitCode: number }): void {
+    const body = run.output.replace(/\n+$/, '');
+    if (body.trim() === '' && run.exitCode === 0) return;
+    const command = run.command.replace(/\\\n/g, ' ').replace(/\n/g, '\n  ');
+    this.note(`[exec output]\n$ ${command}\n${body.trim() === '' ? '' : `${body}\n`}[exit ${run.exitCode}]`);
   }
 
   /** Adds a note from aish for the model (a denied command), as is. */

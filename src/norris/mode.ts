@@ -46,7 +46,7 @@ export class NorrisMode {
         {
           request: (content, gate, norrisSuffix, s) => core.request(content, model, s, { gate, maxDepth: 1, norrisSuffix }),
           runCommand: (command, s) => commands.run(command, s),
-          note: (text) => core.pending.append(text),
+          note: (text) => core.pending.note(text),
           gate,
           status,
           setSummarizing: (enabled) => core.context.setSummarizing(enabled),

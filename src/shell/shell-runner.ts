@@ -101,7 +101,7 @@ export class ShellRunner {
     this.#lastStatus = result.exitCode;
     if (hidden) view.status('binary output not shown and not captured');
     else if (result.truncated) view.status(`output capped at ${shell.capture_max_chars} chars for the model (head and tail kept)`);
-    this.#parts.pending.append(result.output);
+    this.#parts.pending.append({ command, output: result.output, exitCode: result.exitCode });
   }
 
   /**

@@ -176,6 +176,7 @@ export class TurnCore {
       if (by === 'no-terminal') observer({ type: 'status', message: `execute '${command}'? [y/N] n (input is not a terminal)` });
       if (!approved) {
         observer({ type: 'status', message: `skipped: ${command}` });
+        this.pending.note(`[aish] CMD not run, ${by === 'no-terminal' ? 'nobody could confirm it (input is not a terminal)' : 'declined by the user'}: ${command}`);
         continue;
       }
       await commands.run(command, signal);

@@ -50,10 +50,14 @@ describe('AI turns', () => {
   });
 
   it('a CMD: reply is confirmed (no on a pipe) and never run without a yes', async () => {
-    server.enqueue(textReply(['Run this:\nCMD: echo from-model\n']));
-    const r = await run('say something\n');
+    server.enqueue(textReply(['Run this:\nCMD: echo from-model\n']), textReply(['I see.']));
+    const r = await run('say something\nand then?\n');
     expect(r.stderr).toContain("execute 'echo from-model'? [y/N] n");
     expect(r.stdout).not.toContain('╭─ echo from-model');
+    // The model is told, briefly, that its command did not run and why.
+    expect(server.requests[1]!.body.messages.at(-1).content).toBe(
+      '[aish] CMD not run, nobody could confirm it (input is not a terminal): echo from-model\n\nand then?',
+    );
   });
 
   it('with confirm_cmd off the CMD: runs and its output reaches the next request', async () => {
@@ -62,7 +66,7 @@ describe('AI turns', () => {
     const r = await run('run echo\nwhat did it print?\n');
     expect(r.stdout).toMatch(/╭─ echo hi ─+\nhi\n╰─ exit 0/);
     const second = server.requests[1]!.body.messages;
-    expect(second.at(-1)).toEqual({ role: 'user', content: '[exec output]\nhi\n\nwhat did it print?' });
+    expect(second.at(-1)).toEqual({ role: 'user', content: '[exec output]\n$ echo hi\nhi\n[exit 0]\n\nwhat did it print?' });
     expect(second.slice(1, 3)).toEqual([
       { role: 'user', content: 'run echo' },
       { role: 'assistant', content: 'CMD: echo hi\n' },
@@ -71,10 +75,12 @@ describe('AI turns', () => {
 
   it('pending exec output joins the next user turn exactly as SPEC §4 words it', async () => {
     server.enqueue(textReply(['seen']));
-    await run('echo one\nprintf ""\necho two\nexplain\n');
+    await run('echo one\nprintf ""\necho two\nls no-such-file-here\nexplain\n');
     expect(server.requests[0]!.body.messages.at(-1)).toEqual({
       role: 'user',
-      content: '[exec output]\none\n[exec output]\ntwo\n\nexplain',
+      content:
+        '[exec output]\n$ echo one\none\n[exit 0]\n[exec output]\n$ echo two\ntwo\n[exit 0]\n' +
+        "[exec output]\n$ ls no-such-file-here\nls: cannot access 'no-such-file-here': No such file or directory\n[exit 2]\n\nexplain",
     });
   });
 
@@ -90,7 +96,7 @@ describe('AI turns', () => {
     const r = await run('echo data\nfirst try\nsecond try\n');
     expect(r.stderr).toContain('[aish] transport: HTTP 503: upstream overloaded');
     const retry = server.requests[1]!.body.messages;
-    expect(retry.slice(1)).toEqual([{ role: 'user', content: '[exec output]\ndata\n\nsecond try' }]);
+    expect(retry.slice(1)).toEqual([{ role: 'user', content: '[exec output]\n$ echo data\ndata\n[exit 0]\n\nsecond try' }]);
     expect(r.code).toBe(0);
   });
 
@@ -236,7 +242,7 @@ describe('on a terminal', () => {
       await t.waitFor(/confirmed-run\r?\n[\s\S]*exit 0[\s\S]*\[aish:fast\]> /);
       t.line('and?');
       await server.waitForRequests(2);
-      expect(server.requests[1]!.body.messages.at(-1).content).toBe('[exec output]\nconfirmed-run\n\nand?');
+      expect(server.requests[1]!.body.messages.at(-1).content).toBe('[exec output]\n$ echo confirmed-run\nconfirmed-run\n[exit 0]\n\nand?');
       await t.waitFor(/done[\s\S]*\[aish:fast\]> /);
       t.write(KEY.ctrlD);
       await t.exited;

@@ -41,7 +41,7 @@ describe('Norris', () => {
     expect(system).toContain('[NORRIS MODE]');
     expect(system).toContain('make sure echo works');
     expect(server.requests[1]!.body.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'n1', content: 'Echo: step one' });
-    expect(server.requests[2]!.body.messages.at(-1).content).toContain('[exec output]\nstep-two-ran');
+    expect(server.requests[2]!.body.messages.at(-1).content).toContain('[exec output]\n$ echo step-two-ran\nstep-two-ran\n[exit 0]');
   });
 
   it('a reply with no action and no goal line ends "stalled"; the context is kept', async () => {

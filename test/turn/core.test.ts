@@ -118,7 +118,7 @@ function setup(s: Setup = {}) {
     commands: {
       async run(command) {
         ran.push(command);
-        pending.append(`ran ${command}`);
+        pending.append({ command, output: `ran ${command}`, exitCode: 0 });
       },
     },
     recorder,
@@ -146,9 +146,9 @@ describe('turn core: text replies and CMD: offers', () => {
 
   it('puts the pending exec output in front of the user turn and empties the buffer', async () => {
     const t = setup({ steps: [{ text: 'It failed.' }] });
-    t.pending.append('boom');
+    t.pending.append({ command: 'make', output: 'boom', exitCode: 2 });
     await t.core.ask('why?', 'fast', signal());
-    expect(t.core.context.turns[0]!.content).toBe('[exec output]\nboom\n\nwhy?');
+    expect(t.core.context.turns[0]!.content).toBe('[exec output]\n$ make\nboom\n[exit 2]\n\nwhy?');
     expect(t.pending.isEmpty).toBe(true);
   });
 
@@ -171,7 +171,7 @@ describe('turn core: text replies and CMD: offers', () => {
     await t.core.ask('go', 'fast', signal());
     expect(t.questions).toEqual(["execute 'echo one'? [y/N] ", "execute 'echo two'? [y/N] "]);
     expect(t.ran).toEqual(['echo one']);
-    expect(t.pending.text).toBe('[exec output]\nran echo one');
+    expect(t.pending.text).toBe("[exec output]\n$ echo one\nran echo one\n[exit 0]\n[aish] CMD not run, declined by the user: echo two");
   });
 
   it('offers nothing and runs nothing without a command runner (one-shot prints only)', async () => {
@@ -264,11 +264,11 @@ describe('turn core: tool calls', () => {
 describe('turn core: failures, Ctrl-C, fallback, routing', () => {
   it('a failed request removes the user turn and restores the pending output', async () => {
     const t = setup({ steps: [{ fail: new BrokerError('transport', 'Connection refused') }] });
-    t.pending.append('exit 1 output');
+    t.pending.append({ command: 'false', output: 'exit 1 output', exitCode: 1 });
     const result = await t.core.ask('why', 'fast', signal());
     expect(result).toMatchObject({ outcome: 'failed', userTurnRemoved: true });
     expect(t.core.context.turns).toEqual([]);
-    expect(t.pending.text).toBe('[exec output]\nexit 1 output');
+    expect(t.pending.text).toBe('[exec output]\n$ false\nexit 1 output\n[exit 1]');
     const error = t.events.find((e) => e.type === 'error') as { message: string };
     expect(error.message).toMatch(/^transport: Connection refused \(fast at http:\/\/127\.0\.0\.1:8080\/v1: is the server running\?/);
     expect(t.recorded.turns).toEqual([]);
@@ -357,7 +357,7 @@ describe('turn core: summary on eviction and reset', () => {
   it('reset empties the conversation and the pending output and is recorded', async () => {
     const t = setup({ steps: [{ text: 'one' }] });
     await t.core.ask('first', 'fast', signal());
-    t.pending.append('more');
+    t.pending.append({ command: 'ls', output: 'more', exitCode: 0 });
     t.core.reset();
     expect(t.core.context.turns).toEqual([]);
     expect(t.pending.isEmpty).toBe(true);
