@@ -13,6 +13,8 @@ export class ReplyBuilder {
   #finishReason: string | null = null;
   #usage: TokenUsage | undefined;
   #receivedDelta = false;
+  /** `[DONE]` arrived, or the body was one whole completion. */
+  #ended = false;
   readonly #tools = new ToolCallAccumulator();
 
   constructor(private readonly emit: (event: BrokerEvent) => void) {}
@@ -42,12 +44,19 @@ export class ReplyBuilder {
     this.#readFinish(choice);
   }
 
+  /** The server said the reply is over (`[DONE]`, or a whole non-streamed completion). */
+  markEnded(): void {
+    this.#ended = true;
+  }
+
   /** The reply so far, as a result. */
   result(): ChatResult {
     const { calls, unnamed } = this.#tools.calls();
     if (unnamed > 0) this.emit({ type: 'warning', message: `ignored ${unnamed} tool call${unnamed === 1 ? '' : 's'} without a name` });
     const result: ChatResult = { text: this.#text, toolCalls: calls, finishReason: this.#finishReason, receivedDelta: this.#receivedDelta };
     if (this.#usage) result.usage = this.#usage;
+    // Neither a finish_reason nor [DONE]: the connection was cut, the text may stop mid-sentence.
+    if (!this.#ended && this.#finishReason === null && this.#receivedDelta) result.cut = true;
     return result;
   }
 

@@ -91,6 +91,7 @@ export class ReplyReader {
     const data = event.data.trim();
     if (data === '[DONE]') {
       this.#mode = 'done';
+      this.reply.markEnded();
       return;
     }
     const parsed = parseJson(data);
@@ -141,6 +142,7 @@ export class ReplyReader {
       throw decodeError(`expected an event stream, got JSON that is not a completion: ${oneLine(text, 80)}`);
     }
     this.reply.applyCompletion(parsed);
+    this.reply.markEnded();
   }
 }
 

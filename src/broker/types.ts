@@ -56,6 +56,8 @@ export interface ChatResult {
   finishReason: string | null;
   usage?: TokenUsage;
   receivedDelta: boolean;
+  /** Present (true) when the stream ended with neither `finish_reason` nor `[DONE]`: cut off. */
+  cut?: boolean;
 }
 
 /** One streamed model request, already bound to a preset and its environment (what the turn core asks). */

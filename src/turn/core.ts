@@ -94,7 +94,10 @@ export class TurnCore {
       observer({ type: 'status', message: `routed to ${modelName}` });
     }
     const result = await this.request(text, modelName, signal);
-    if (result.outcome === 'done' || result.outcome === 'depth-limit') await this.#offerCommands(result.text, signal);
+    // A cut-off reply may end inside a command: none of its CMD: lines is offered.
+    if (result.outcome === 'done' && result.cut) {
+      if (extractCmdLines(result.text).length > 0) observer({ type: 'status', message: 'the CMD: lines of a cut-off reply are not offered' });
+    } else if (result.outcome === 'done' || result.outcome === 'depth-limit') await this.#offerCommands(result.text, signal);
     return result;
   }
 

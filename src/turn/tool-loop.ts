@@ -30,13 +30,17 @@ export interface RequestDeps {
 }
 
 export type RequestResult =
-  | { outcome: 'done'; text: string; toolCalls: number }
+  /** `cut`: the last reply's stream was cut off; its text is kept, marked, and nothing in it is offered. */
+  | { outcome: 'done'; text: string; toolCalls: number; cut?: boolean }
   | { outcome: 'depth-limit'; text: string; toolCalls: number }
   | { outcome: 'cancelled'; text: string }
   /** The model request failed. `userTurnRemoved`: nothing of this request stayed in the context. */
   | { outcome: 'failed'; error: unknown; userTurnRemoved: boolean };
 
 export const DEPTH_LIMIT_STATUS = 'tool-call depth limit reached';
+export const CUT_STATUS = 'reply cut off: the connection ended before the reply did (no finish_reason, no [DONE])';
+/** How a cut-off reply is kept in the conversation, so the model knows it did not finish. */
+export const CUT_MARK = '[reply cut off]';
 
 /**
  * Runs one user request to its end. `userContent` null continues after tool results without a new
@@ -98,13 +102,15 @@ export async function runRequest(deps: RequestDeps, userContent: string | null, 
     lastText = result.text;
     persistUser();
     const calls = result.toolCalls;
+    const cut = result.cut === true && calls.length === 0;
+    if (cut) observer({ type: 'status', message: CUT_STATUS });
     const assistant = context.append({
       role: 'assistant',
-      content: result.text,
+      content: cut ? `${result.text}\n${CUT_MARK}` : result.text,
       ...(calls.length ? { tool_calls: calls } : {}),
     } as Turn);
     persist(assistant);
-    if (calls.length === 0) return { outcome: 'done', text: result.text, toolCalls };
+    if (calls.length === 0) return { outcome: 'done', text: result.text, toolCalls, ...(cut ? { cut } : {}) };
 
     for (const call of calls) {
       toolCalls++;

@@ -135,6 +135,16 @@ describe('a normal reply', () => {
     expect(result.finishReason).toBe('stop');
   });
 
+  it.each<[string, string, boolean]>([
+    ['neither finish_reason nor [DONE]: cut off', `${data(chunk({ content: 'half a sent' }))}`, true],
+    ['finish_reason without [DONE]: complete', `${data(chunk({ content: 'whole' }, 'stop'))}`, false],
+    ['[DONE] without finish_reason: complete', `${data(chunk({ content: 'whole' }))}data: [DONE]\n\n`, false],
+  ])('a clean end of the body with %s', async (_name, body, cut) => {
+    server.enqueue(sseBytes(body));
+    const result = await chatStream(loopbackModel(server), messages, () => {}, { env: {} });
+    expect(result.cut === true).toBe(cut);
+  });
+
   it('returns once [DONE] arrived even if the server then keeps the body open', async () => {
     server.enqueue({ type: 'stall', sendHeaders: true, body: `${data(chunk({ content: 'done' }, 'stop'))}data: [DONE]\n\n` });
     const result = await chatStream(loopbackModel(server, { timeout_ms: 300 }), messages, () => {}, { env: {} });

@@ -72,3 +72,20 @@ describe('sessions people can come back to', () => {
     expect(sessionFiles()).toHaveLength(2);
   });
 });
+
+describe('the model is told what the person saw', () => {
+  it('a stream cut off (no finish_reason, no [DONE]) is shown as cut, kept marked, and its CMD: lines are not offered', async () => {
+    h.writeConfig({ models: { fast: { endpoint: server.url, model: 'm' } }, shell: { confirm_cmd: false } });
+    server.enqueue(
+      { type: 'sse', done: false, events: [{ choices: [{ index: 0, delta: { content: 'Run this:\nCMD: rm -rf /tmp/aish-cut-test/keep' } }] }] },
+      textReply(['ok']),
+    );
+    const r = await runAish({ cwd: h.cwd, env: h.env, stdin: 'clean up\nwhat now?\n' });
+    expect(r.stdout).toContain('Run this:');
+    expect(r.stderr).toContain('[aish] reply cut off: the connection ended before the reply did');
+    expect(r.stderr).toContain('the CMD: lines of a cut-off reply are not offered');
+    expect(r.stdout).not.toContain('╭─ rm');
+    expect(server.requests[1]!.body.messages.at(-2)).toEqual({ role: 'assistant', content: 'Run this:\nCMD: rm -rf /tmp/aish-cut-test/keep\n[reply cut off]' });
+  });
+});
+
