@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from './config/schema.js';
 import { PendingOutput } from './context/pending-output.js';
+import { historyDirOf } from './history/format.js';
 import { SessionStore } from './history/session.js';
 import type { Io } from './io.js';
 import { createRegistry } from './mcp/startup.js';
@@ -56,7 +57,7 @@ export function createApp(opts: AppOptions): Repl {
   let shell: ShellRunner | undefined;
   const { redact } = Redactor.forEnv(() => shell?.env ?? env, config);
   const render = new Renderer(io, createStyle(colorLevel(env, io.isTTY)), redact);
-  const historyDir = resolveHistoryDir(config, opts);
+  const historyDir = historyDirOf(config.history.dir, { stateDir: opts.stateDir, home: env.HOME, cwd: opts.cwd });
   const status = (message: string) => render.status(message);
 
   // Questions go to the REPL's line reader, which exists once the REPL runs.
@@ -105,13 +106,4 @@ export function createApp(opts: AppOptions): Repl {
     banner: `aish ${version}: ${model} = ${preset.model} at ${preset.endpoint} (${from}); :help for commands`,
   });
   return repl;
-}
-
-/** `history.dir` (with `~` expanded), else the XDG state dir; undefined turns persistence off. */
-function resolveHistoryDir(config: Config, opts: AppOptions): string | undefined {
-  const dir = config.history.dir;
-  if (!dir) return opts.stateDir;
-  const home = opts.env.HOME;
-  if (home && (dir === '~' || dir.startsWith('~/'))) return path.join(home, dir.slice(1));
-  return path.resolve(opts.cwd, dir);
 }

@@ -11,7 +11,8 @@ import { createApp } from './app.js';
 import { HELP, parseCli } from './cli.js';
 import { loadConfig } from './config/load.js';
 import type { Config } from './config/schema.js';
-import { runOneShot } from './one-shot.js';
+import { historyDirOf } from './history/format.js';
+import { readPiped, runOneShot } from './one-shot.js';
 import type { CliOptions } from './cli.js';
 import { ConfigError, FatalError, UsageError, describeError, errorMessage } from './errors.js';
 import type { Io } from './io.js';
@@ -19,6 +20,8 @@ import { xdgState } from 'xdg-basedir';
 
 declare const AISH_VERSION: string;
 const VERSION = typeof AISH_VERSION === 'string' ? AISH_VERSION : '0.0.0-dev';
+/** Where input history and sessions live unless `history.dir` says otherwise. */
+const STATE_DIR = xdgState ? path.join(xdgState, 'aish') : undefined;
 
 async function main(shutdown: Shutdown): Promise<number> {
   const env = { ...process.env };
@@ -70,7 +73,7 @@ async function main(shutdown: Shutdown): Promise<number> {
       configFile: loaded.file,
       env,
       cwd,
-      stateDir: xdgState ? path.join(xdgState, 'aish') : undefined,
+      stateDir: STATE_DIR,
       version: VERSION,
       model: cli.model,
       resume: cli.resume,
@@ -98,14 +101,15 @@ async function main(shutdown: Shutdown): Promise<number> {
 }
 
 async function oneShot(cli: CliOptions, config: Config, env: Record<string, string | undefined>, shutdown: Shutdown): Promise<number> {
-  const stdinText = process.stdin.isTTY ? undefined : await readAll(process.stdin);
+  // Piped input is capped like command output while it is read: a 50 MB pipe costs no 50 MB.
+  const piped = process.stdin.isTTY ? undefined : await readPiped(process.stdin, config.shell.capture_max_chars);
   const controller = new AbortController();
   process.on('SIGINT', () => controller.abort());
   shutdown.stopWith(() => controller.abort());
   // stdin may be a pipe here; the reply is decorated when both output streams are a terminal.
   const io = createIo(Boolean(process.stdout.isTTY && process.stderr.isTTY));
   try {
-    return await runOneShot({ io, config, env, version: VERSION, prompt: cli.prompt!, stdinText, model: cli.model, signal: controller.signal });
+    return await runOneShot({ io, config, env, version: VERSION, prompt: cli.prompt!, piped, model: cli.model, resume: cli.resume, historyDir: historyDirOf(config.history.dir, { stateDir: STATE_DIR, home: env.HOME, cwd: process.cwd() }), signal: controller.signal });
   } catch (err) {
     if (err instanceof UsageError) {
       process.stderr.write(`aish: ${err.message}\n`);
@@ -124,12 +128,6 @@ function createIo(isTTY: boolean): Io {
     isTTY,
     columns: () => process.stdout.columns || 80,
   };
-}
-
-async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /**

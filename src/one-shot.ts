@@ -1,10 +1,14 @@
 // `aish -p "<text>"`: one question, the reply streamed to stdout, CMD: lines printed and never
-// run, tools only when auto-approved. Piped stdin is prepended as a fenced block. Exit codes:
-// 0 answered, 1 model or broker error, 130 interrupted (2 for usage is decided before this).
+// run, tools only when auto-approved. Piped stdin is prepended as a fenced block, capped head and
+// tail like command output; binary input is refused. With `--resume` the question goes on in that
+// session and the exchange is appended to its file. Exit codes: 0 answered, 1 model or broker
+// error, 2 usage (no question, binary input, no such session), 130 interrupted.
 
+import { StringDecoder } from 'node:string_decoder';
 import type { Config } from './config/schema.js';
 import { PendingOutput } from './context/pending-output.js';
-import { UsageError } from './errors.js';
+import { UsageError, errorMessage } from './errors.js';
+import { SessionStore } from './history/session.js';
 import type { Io } from './io.js';
 import { connectConfiguredServers, createRegistry } from './mcp/startup.js';
 import { Renderer } from './render/renderer.js';
@@ -13,6 +17,7 @@ import { createTurnView } from './render/turn-view.js';
 import { ApprovalGate } from './safety/gate.js';
 import { policyFromConfig } from './safety/policy.js';
 import { Redactor } from './safety/redact.js';
+import { OutputCapture, type CapturedOutput } from './shell/capture.js';
 import { mcpToolHost } from './tools/mcp-host.js';
 import { TurnCore } from './turn/core.js';
 import { presetModels, startingModel } from './turn/model-client.js';
@@ -23,10 +28,23 @@ export interface OneShotOptions {
   env: Record<string, string | undefined>;
   version: string;
   prompt: string;
-  /** What was piped to stdin, if anything. */
-  stdinText?: string | undefined;
+  /** What was piped to stdin (read with `readPiped`), if anything. */
+  piped?: CapturedOutput | undefined;
   model?: string | undefined;
+  /** `--resume NAME|last`: continue that session, appending to its file. */
+  resume?: string | undefined;
+  /** Where sessions live (needed with `resume`). */
+  historyDir?: string | undefined;
   signal: AbortSignal;
+}
+
+/** Reads a pipe to its end, keeping at most `maxChars` (head and tail) as command output is kept. */
+export async function readPiped(stream: NodeJS.ReadableStream, maxChars: number): Promise<CapturedOutput> {
+  const capture = new OutputCapture(maxChars);
+  const decoder = new StringDecoder('utf8');
+  for await (const chunk of stream) capture.push(typeof chunk === 'string' ? chunk : decoder.write(chunk as Buffer));
+  capture.push(decoder.end());
+  return capture.finish();
 }
 
 /** The user turn: piped input as a fenced block, then the question. */
@@ -41,11 +59,14 @@ export function oneShotPrompt(prompt: string, stdinText: string | undefined): st
 
 export async function runOneShot(opts: OneShotOptions): Promise<number> {
   if (opts.prompt.trim() === '') throw new UsageError('-p needs a question');
-  const { config, env, io } = opts;
+  const { config, env, io, piped } = opts;
+  if (piped?.binary) throw new UsageError(`-p: standard input looks binary (${piped.rawChars} chars with NUL bytes); pipe text (e.g. through strings or xxd)`);
   const model = startingModel(config, opts.model);
   const { redact } = Redactor.forEnv(() => env, config);
   const render = new Renderer(io, createStyle(colorLevel(env, io.isTTY)), redact);
   const registry = createRegistry(config, env, opts.version, render);
+  const status = (message: string) => render.status(message);
+  const sessions = opts.resume === undefined ? null : new SessionStore({ historyDir: opts.historyDir, enabled: true, startedAt: new Date(), model, version: opts.version, onStatus: status, redact });
   // Nobody is asked: tools run only when auto-approved, CMD: lines are printed and never run.
   const core = new TurnCore({
     config,
@@ -54,13 +75,23 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
     tools: mcpToolHost(registry),
     gate: new ApprovalGate({ policy: policyFromConfig(config), ask: null, show: () => {} }),
     commands: null,
-    recorder: null,
+    recorder: sessions,
     background: () => null,
     observer: createTurnView(render, { showStats: config.ui.show_stats }),
   });
+  if (sessions && opts.resume !== undefined) {
+    try {
+      const resumed = await sessions.continueIn(core.context, opts.resume);
+      for (const warning of resumed.warnings) status(`resume: ${warning}`);
+    } catch (err) {
+      throw new UsageError(`--resume: ${errorMessage(err)}`);
+    }
+  }
+  if (piped?.truncated) status(`piped input capped at ${config.shell.capture_max_chars} chars (head and tail kept; shell.capture_max_chars)`);
   await connectConfiguredServers(registry, config, render);
-  const result = await core.ask(oneShotPrompt(opts.prompt, opts.stdinText), model, opts.signal);
+  const result = await core.ask(oneShotPrompt(opts.prompt, piped?.text), model, opts.signal);
   render.endLine();
+  sessions?.close();
   await registry.closeAll();
   switch (result.outcome) {
     case 'failed':

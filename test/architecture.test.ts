@@ -42,9 +42,9 @@ const LAYERS: Record<string, readonly string[]> = {
   norris: ['broker', 'cmd-contract', 'config', 'errors', 'safety', 'tool-call', 'turn'],
   meta: ['config', 'errors', 'history', 'line-router', 'mcp', 'memory', 'model-routing', 'norris', 'render', 'safety', 'shell', 'turn'],
   repl: ['broker', 'config', 'errors', 'history', 'io', 'line-router', 'mcp', 'memory', 'meta', 'norris', 'render', 'safety', 'shell', 'turn'],
-  'one-shot': ['config', 'context', 'errors', 'io', 'mcp', 'render', 'safety', 'tools', 'turn'],
+  'one-shot': ['config', 'context', 'errors', 'history', 'io', 'mcp', 'render', 'safety', 'shell', 'tools', 'turn'],
   app: ['config', 'context', 'errors', 'history', 'io', 'mcp', 'memory', 'meta', 'norris', 'render', 'repl', 'safety', 'shell', 'tools', 'turn'],
-  main: ['app', 'cli', 'config', 'errors', 'io', 'one-shot'],
+  main: ['app', 'cli', 'config', 'errors', 'history', 'io', 'one-shot'],
 };
 
 interface Import {

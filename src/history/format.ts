@@ -17,6 +17,16 @@ export interface SessionMeta {
 
 export const SESSION_EXT = '.jsonl';
 
+/**
+ * The history dir: `history.dir` (`~` expanded, relative to `cwd`), else aish's XDG state dir;
+ * undefined turns persistence off.
+ */
+export function historyDirOf(dir: string | undefined, where: { stateDir: string | undefined; home: string | undefined; cwd: string }): string | undefined {
+  if (!dir) return where.stateDir;
+  if (where.home && (dir === '~' || dir.startsWith('~/'))) return path.join(where.home, dir.slice(1));
+  return path.resolve(where.cwd, dir);
+}
+
 /** `<history dir>/sessions`. */
 export function sessionsDir(historyDir: string): string {
   return path.join(historyDir, 'sessions');

@@ -92,6 +92,28 @@ export class SessionLog {
     }
   }
 
+  /**
+   * Opens an existing session file to append to it (one-shot `-p --resume`: the conversation
+   * goes on in the same file). A torn last line is ended first, so the next line stands alone.
+   * Never throws: `problem` says why the log is off.
+   */
+  static continue(file: string, options: Pick<SessionLogOptions, 'onProblem' | 'redact'>): SessionLogCreated {
+    let fd: number | null = null;
+    try {
+      fd = fs.openSync(file, 'a+', 0o600);
+      const size = fs.fstatSync(fd).size;
+      if (size > 0) {
+        const last = Buffer.alloc(1);
+        fs.readSync(fd, last, 0, 1, size - 1);
+        if (last[0] !== 0x0a) fs.writeSync(fd, '\n');
+      }
+      return { log: new SessionLog(fd, file, options.onProblem, options.redact), problem: null };
+    } catch (err) {
+      if (fd !== null) fs.closeSync(fd);
+      return { log: new SessionLog(null, null), problem: `session history off: cannot write ${file}: ${errorMessage(err)}` };
+    }
+  }
+
   /** The file being written, or null when logging is off. */
   get file(): string | null {
     return this.#file;

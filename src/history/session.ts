@@ -128,6 +128,20 @@ export class SessionStore implements SessionRecorder {
     return { file, turns: context.length, warnings: loaded.warnings, repaired: loaded.repaired.length };
   }
 
+  /**
+   * Loads a session into the empty `context` and keeps writing to that same file (one-shot
+   * `-p --resume`: a script continues a conversation in place).
+   */
+  async continueIn(context: Context, nameOrLast: string): Promise<ResumeResult> {
+    const result = await this.resumeInto(context, nameOrLast);
+    this.#pendingCopy = null;
+    this.#log?.close();
+    const { log, problem } = SessionLog.continue(result.file, { onProblem: this.#opts.onStatus, redact: this.#opts.redact });
+    this.#log = log;
+    if (problem) this.#opts.onStatus(problem);
+    return result;
+  }
+
   close(): void {
     this.#log?.close();
   }

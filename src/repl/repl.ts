@@ -6,7 +6,7 @@
 
 import { preloadBroker } from '../broker/stream.js';
 import type { Config } from '../config/schema.js';
-import { describeError, errorMessage } from '../errors.js';
+import { FatalError, describeError, errorMessage } from '../errors.js';
 import type { SessionStore } from '../history/session.js';
 import type { Io } from '../io.js';
 import { classify } from '../line-router.js';
@@ -97,10 +97,10 @@ export class Repl implements MetaContext {
     this.#reader = await this.#createReader();
     if (this.#io.isTTY) this.render.status(this.#parts.banner);
     await connectConfiguredServers(this.mcp, this.config, this.render);
-    if (this.#parts.resume !== undefined) await this.handleLine(`:resume ${this.#parts.resume}`);
     // Load the HTTP client while the person is still reading the prompt, not on the first question.
     if (this.#io.isTTY) setTimeout(() => void preloadBroker(), 150).unref();
     try {
+      if (this.#parts.resume !== undefined) await this.#resumeAtStart(this.#parts.resume);
       while (!this.#quitting) {
         const line = await this.#readLogicalLine(this.#reader);
         if (line === null) break;
@@ -115,6 +115,15 @@ export class Repl implements MetaContext {
       await this.#historySave;
     }
     return this.#exitCode;
+  }
+
+  /** `--resume NAME|last`, as `:resume` does it; a session that cannot be resumed is a usage error (exit 2). */
+  async #resumeAtStart(name: string): Promise<void> {
+    try {
+      await dispatchMeta(`resume ${name}`, this, new AbortController().signal);
+    } catch (err) {
+      throw new FatalError(`--resume: ${describeError(err, this.#parts.env)}`, 2);
+    }
   }
 
   /**

@@ -1,7 +1,7 @@
 // Faithful to the original, truthful to the model: the seeds' status lines and config shapes, and
 // sessions that behave as people expect, driven through the real program.
 
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeHome, type AishHome } from '../support/aish-env.js';
@@ -86,6 +86,54 @@ describe('the model is told what the person saw', () => {
     expect(r.stderr).toContain('the CMD: lines of a cut-off reply are not offered');
     expect(r.stdout).not.toContain('╭─ rm');
     expect(server.requests[1]!.body.messages.at(-2)).toEqual({ role: 'assistant', content: 'Run this:\nCMD: rm -rf /tmp/aish-cut-test/keep\n[reply cut off]' });
+  });
+});
+
+describe('--resume, in the REPL and with -p', () => {
+  it('--resume of a session that does not exist is a usage error (exit 2), like -m nosuch', async () => {
+    h.writeConfig({ models: { fast: { endpoint: server.url, model: 'm' } } });
+    const repl = await runAish({ cwd: h.cwd, env: h.env, args: ['--resume', 'nosuch'], stdin: '' });
+    expect(repl.code).toBe(2);
+    expect(repl.stderr).toContain("aish: --resume: no session named 'nosuch'");
+    const oneShot = await runAish({ cwd: h.cwd, env: h.env, args: ['--resume', 'nosuch', '-p', 'hello'], stdin: '' });
+    expect(oneShot.code).toBe(2);
+    expect(oneShot.stderr).toContain("no session named 'nosuch'");
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('-p with --resume answers in that conversation and appends the exchange to its file', async () => {
+    h.writeConfig({ models: { fast: { endpoint: server.url, model: 'm' } } });
+    server.enqueue(textReply(['The answer is 42.']), textReply(['You asked about 42.']), textReply(['Still 42.']));
+    await runAish({ cwd: h.cwd, env: h.env, stdin: 'what is the answer?\n:save proj\n' });
+    const r = await runAish({ cwd: h.cwd, env: h.env, args: ['--resume', 'proj', '-p', 'what did I ask?'], stdin: '' });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('You asked about 42.');
+    expect(server.requests[1]!.body.messages.slice(1).map((m: { content: string }) => m.content)).toEqual(['what is the answer?', 'The answer is 42.', 'what did I ask?']);
+    const again = await runAish({ cwd: h.cwd, env: h.env, args: ['--resume', 'proj', '-p', 'and now?'], stdin: '' });
+    expect(again.code).toBe(0);
+    expect(server.requests[2]!.body.messages.length).toBe(6);
+    expect(sessionFiles()).toEqual(['proj.jsonl']);
+    const lines = readFileSync(path.join(h.stateDir, 'sessions', 'proj.jsonl'), 'utf8').trim().split('\n');
+    expect(lines.filter((l) => l.startsWith('{"role"'))).toHaveLength(6);
+  });
+});
+
+describe('-p with piped input', () => {
+  it('caps a large pipe head and tail with a note, and refuses binary input', async () => {
+    h.writeConfig({ models: { fast: { endpoint: server.url, model: 'm' } }, shell: { capture_max_chars: 2000 } });
+    server.enqueue(textReply(['seen']));
+    const big = `FIRST-LINE\n${'x'.repeat(80)}\n`.repeat(5000) + 'LAST-LINE\n';
+    const r = await runAish({ cwd: h.cwd, env: h.env, args: ['-p', 'summarize'], stdin: big });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('[aish] piped input capped at 2000 chars');
+    const sent: string = server.requests[0]!.body.messages.at(-1).content;
+    expect(sent.length).toBeLessThan(3000);
+    expect(sent).toContain('FIRST-LINE');
+    expect(sent).toContain('LAST-LINE');
+    const binary = await runAish({ cwd: h.cwd, env: h.env, args: ['-p', 'what is this?'], stdin: 'ELF\u0000\u0001\u0002' });
+    expect(binary.code).toBe(2);
+    expect(binary.stderr).toMatch(/standard input looks binary/);
+    expect(server.requests).toHaveLength(1);
   });
 });
 
