@@ -4,6 +4,7 @@
 
 import type { AssistantToolCall, ChatMessage } from '../broker/types.js';
 import type { Turn } from './turns.js';
+import { isRecord } from '../is-record.js';
 
 // One wire shape for the whole program: the broker's (a type-only import; no code is shared).
 export type { ChatMessage };
@@ -67,10 +68,26 @@ function toWire(turn: Turn): ChatMessage {
         tool_calls: turn.tool_calls.map((c) => ({
           id: c.id,
           type: 'function',
-          function: { name: c.name, arguments: c.arguments },
+          function: { name: c.name, arguments: wireArguments(c.arguments) },
         })),
       };
   }
+}
+
+/**
+ * Arguments as every backend accepts them: a JSON object's text. Arguments the model sent broken
+ * (`{"path":` cut short, a bare string) go out wrapped as `{"unparsed_arguments": "<as sent>"}`,
+ * so the model still sees what it wrote; the turn itself, and the session log, keep the original.
+ */
+export function wireArguments(args: string): string {
+  if (args.trim() === '') return '{}';
+  try {
+    const parsed: unknown = JSON.parse(args);
+    if (isRecord(parsed)) return args;
+  } catch {
+    // Broken JSON: wrapped below.
+  }
+  return JSON.stringify({ unparsed_arguments: args });
 }
 
 /** Appends a user or assistant text message, joining it to the previous one of the same role. */

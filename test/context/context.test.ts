@@ -401,3 +401,24 @@ describe('toMessages', () => {
     ]);
   });
 });
+
+describe('tool-call arguments on the wire', () => {
+  it.each<[string, string, string]>([
+    ['a JSON object passes unchanged', '{"path":"/etc"}', '{"path":"/etc"}'],
+    ['empty arguments become {}', '', '{}'],
+    ['broken JSON is wrapped so every backend accepts it', '{"path":', '{"unparsed_arguments":"{\\"path\\":"}'],
+    ['a JSON array is wrapped', '[1,2]', '{"unparsed_arguments":"[1,2]"}'],
+    ['a bare string is wrapped', 'hello', '{"unparsed_arguments":"hello"}'],
+  ])('%s', (_name, args, wire) => {
+    const ctx = new Context();
+    ctx.append(user('go'));
+    ctx.append({ role: 'assistant', content: '', tool_calls: [{ id: 'a', name: 'srv__read', arguments: args }] });
+    ctx.append(result('a', '[aish] tool arguments not parseable as JSON: ...'));
+    const sent = ctx.toMessages('sys')[2] as { tool_calls: { function: { arguments: string } }[] };
+    expect(sent.tool_calls[0]!.function.arguments).toBe(wire);
+    expect(JSON.parse(sent.tool_calls[0]!.function.arguments)).toBeTypeOf('object');
+    // The turn itself (and so the session log) keeps what the model sent.
+    expect((ctx.turns[1] as { tool_calls: { arguments: string }[] }).tool_calls[0]!.arguments).toBe(args);
+  });
+});
+
