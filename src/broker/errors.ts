@@ -19,15 +19,20 @@ const API_MESSAGE_CHARS = 300;
 export class BrokerError extends AishError {
   receivedDelta: boolean;
   readonly status: number | undefined;
+  /** How long the server asked to wait (`Retry-After` of a 429 or 503), in ms. */
+  readonly retryAfterMs: number | undefined;
+  /** The server had answered, then went silent until the idle timeout: it is up, but stuck. */
+  stalled = false;
 
   constructor(
     readonly kind: BrokerErrorKind,
     detail: string,
-    options: { status?: number; receivedDelta?: boolean; cause?: unknown } = {},
+    options: { status?: number; receivedDelta?: boolean; retryAfterMs?: number; cause?: unknown } = {},
   ) {
     super('broker', `${kind}: ${detail}`, options.cause === undefined ? undefined : { cause: options.cause });
     this.status = options.status;
     this.receivedDelta = options.receivedDelta ?? false;
+    this.retryAfterMs = options.retryAfterMs;
   }
 }
 
@@ -49,10 +54,39 @@ export function oneLine(text: string, max = SNIPPET_CHARS): string {
   return `${cut.trimEnd()}…`;
 }
 
-/** `transport: HTTP <status>: <snippet>`; an empty body gives the status text instead. */
-export function httpError(status: number, body: string, statusText = ''): BrokerError {
-  const snippet = oneLine(body) || statusText;
-  return new BrokerError('transport', `HTTP ${status}: ${snippet}`, { status });
+/**
+ * `transport: HTTP <status>: <snippet>`. A JSON error body gives its message (and its code, when it
+ * has one) instead of raw JSON; an empty body gives the status text.
+ */
+export function httpError(status: number, body: string, statusText = '', retryAfterMs?: number): BrokerError {
+  const snippet = oneLine(errorBodyMessage(body) ?? body) || statusText;
+  return new BrokerError('transport', `HTTP ${status}: ${snippet}`, { status, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) });
+}
+
+/** `{"error":{"message":"...","code":"..."}}`, `{"error":"..."}` or `{"message":"..."}` → `message (code)`. */
+function errorBodyMessage(body: string): string | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(parsed)) return undefined;
+  const error = parsed.error;
+  if (typeof error === 'string' && error !== '') return error;
+  const source = isRecord(error) ? error : parsed;
+  if (typeof source.message !== 'string' || source.message === '') return undefined;
+  const code = typeof source.code === 'string' && source.code !== '' && !source.message.includes(source.code) ? ` (${source.code})` : '';
+  return `${source.message}${code}`;
+}
+
+/** `Retry-After` as milliseconds: delta-seconds or an HTTP date; undefined when absent or unreadable. */
+export function retryAfterMs(header: string | string[] | undefined, now = Date.now()): number | undefined {
+  const value = (Array.isArray(header) ? header[0] : header)?.trim();
+  if (!value) return undefined;
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
 /** `api: <message>` from an error object found in a reply (`{message}`, a string, or anything). */

@@ -3,7 +3,7 @@
 // contract strings; a cancelled request rejects with the signal's reason, never a BrokerError.
 
 import type { ModelConfig } from '../config/schema.js';
-import { BrokerError, httpError, timeoutError, transportError } from './errors.js';
+import { BrokerError, httpError, retryAfterMs, timeoutError, transportError } from './errors.js';
 import { ReplyBuilder } from './reply.js';
 import { buildChatRequest, DEFAULT_TIMEOUT_MS } from './request.js';
 import type { BrokerEvent, ChatMessage, ChatResult, ToolDefinition } from './types.js';
@@ -175,6 +175,7 @@ class RequestGuard {
     const broker =
       err instanceof BrokerError ? err : this.#timedOut ? timeoutError() : transportError(err, this.#responseStarted);
     broker.receivedDelta = receivedDelta;
+    if (this.#timedOut && this.#responseStarted) broker.stalled = true;
     return broker;
   }
 
@@ -211,7 +212,7 @@ async function readHttpError(res: ResponseData, guard: RequestGuard): Promise<Br
   }
   const body = Buffer.concat(chunks).subarray(0, ERROR_BODY_BYTES).toString('utf8');
   const { STATUS_CODES } = await import('node:http');
-  return httpError(res.statusCode, body, STATUS_CODES[res.statusCode] ?? '');
+  return httpError(res.statusCode, body, STATUS_CODES[res.statusCode] ?? '', retryAfterMs(res.headers['retry-after']));
 }
 
 function mediaType(header: string | string[] | undefined): string {

@@ -15,6 +15,7 @@ import { errorMessage } from '../errors.js';
 import type { SessionRecorder } from '../history/session.js';
 import { classifyModel } from '../model-routing/classify.js';
 import { withFallback } from '../model-routing/fallback.js';
+import { withRetryAfter } from '../model-routing/retry-after.js';
 import type { ModelAccess } from './model-client.js';
 import { runRequest, type RequestResult } from './tool-loop.js';
 import type { ApprovalGate, ToolGate } from '../safety/gate.js';
@@ -110,11 +111,12 @@ export class TurnCore {
     const { config, models, observer } = this.#parts;
     const taken = text === null ? '' : this.pending.take();
     const fallbackName = config.routing.fallback_model;
+    const status = (message: string) => observer({ type: 'status', message });
     const client = withFallback(
-      models.client(modelName),
+      withRetryAfter(models.client(modelName), status),
       fallbackName ? models.client(fallbackName) : undefined,
       () => this.routing.cloudFallback,
-      (message) => observer({ type: 'status', message }),
+      status,
     );
     const result = await runRequest(
       {
@@ -201,5 +203,8 @@ export class TurnCore {
 function failureHint(err: unknown, modelName: string, config: Config): string {
   if (!(err instanceof BrokerError) || err.kind !== 'transport' || err.status !== undefined) return '';
   const model = config.models[modelName];
-  return model ? ` (${modelName} at ${model.endpoint}: is the server running? :models lists presets; OPENAI_BASE_URL or a config file changes them)` : '';
+  if (!model) return '';
+  // It answered, then went silent: it is up, but busy or stuck; suggesting it is down would mislead.
+  if (err.stalled) return ` (${modelName} at ${model.endpoint} answered, then sent nothing for ${Math.round(model.timeout_ms / 1000)} s; models.${modelName}.timeout_ms sets the limit)`;
+  return ` (${modelName} at ${model.endpoint}: is the server running? :models lists presets; OPENAI_BASE_URL or a config file changes them)`;
 }

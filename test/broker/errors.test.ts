@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiError, BrokerError, closedError, httpError, isFallbackEligible, oneLine, timeoutError, transportError } from '../../src/broker/errors.js';
+import { apiError, BrokerError, closedError, httpError, isFallbackEligible, oneLine, retryAfterMs, timeoutError, transportError } from '../../src/broker/errors.js';
 import { AishError } from '../../src/errors.js';
 
 describe('oneLine', () => {
@@ -29,7 +29,11 @@ describe('BrokerError', () => {
   });
 
   it.each([
-    [httpError(503, '{"error":"busy"}\n'), 'transport: HTTP 503: {"error":"busy"}'],
+    [httpError(503, '{"error":"busy"}\n'), 'transport: HTTP 503: busy'],
+    [httpError(429, '{"error":{"message":"Rate limit reached for requests","type":"requests","code":"rate_limit_exceeded"}}'), 'transport: HTTP 429: Rate limit reached for requests (rate_limit_exceeded)'],
+    [httpError(400, '{"message":"bad field tools"}'), 'transport: HTTP 400: bad field tools'],
+    [httpError(404, '{"error":{"code":"model_not_found","message":"model_not_found: x"}}'), 'transport: HTTP 404: model_not_found: x'],
+    [httpError(500, '{"detail":"no message field"}'), 'transport: HTTP 500: {"detail":"no message field"}'],
     [httpError(502, '', 'Bad Gateway'), 'transport: HTTP 502: Bad Gateway'],
     [apiError({ message: 'context  length\nexceeded', code: 400 }), 'api: context length exceeded'],
     [apiError('plain string'), 'api: plain string'],
@@ -87,3 +91,18 @@ describe('isFallbackEligible', () => {
     expect(isFallbackEligible(err)).toBe(false);
   });
 });
+
+describe('retryAfterMs', () => {
+  it.each<[string | undefined, number | undefined]>([
+    ['2', 2000],
+    [' 0 ', 0],
+    ['Wed, 21 Oct 2015 07:28:10 GMT', 0],
+    [new Date(Date.UTC(2030, 0, 1, 0, 0, 30)).toUTCString(), 30_000],
+    ['soon', undefined],
+    [undefined, undefined],
+    ['', undefined],
+  ])('%j → %s', (header, ms) => {
+    expect(retryAfterMs(header, Date.UTC(2030, 0, 1, 0, 0, 0))).toBe(ms);
+  });
+});
+

@@ -266,7 +266,7 @@ describe('the error contract, from real failures', () => {
   it('503 with a body: transport: HTTP 503: <snippet>', async () => {
     server.enqueue({ type: 'raw', status: 503, body: '{"error":{"message":"Loading model",\n  "type":"unavailable_error","code":503}}' });
     const err = await brokerError(chatStream(loopbackModel(server), messages, () => {}, { env: {} }));
-    expect(err.message).toBe('transport: HTTP 503: {"error":{"message":"Loading model", "type":"unavailable_error","code":503}}');
+    expect(err.message).toBe('transport: HTTP 503: Loading model');
     expect(err.status).toBe(503);
     expect(isFallbackEligible(err)).toBe(true);
   });

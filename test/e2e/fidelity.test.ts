@@ -137,3 +137,26 @@ describe('-p with piped input', () => {
   });
 });
 
+describe('errors the person can act on', () => {
+  it('a 429 with Retry-After is retried once after the wait, saying so; the JSON body shows as its message', async () => {
+    h.writeConfig({ models: { fast: { endpoint: server.url, model: 'm' } } });
+    const limited = { type: 'raw' as const, status: 429, headers: { 'retry-after': '1', 'content-type': 'application/json' }, body: '{"error":{"message":"Rate limit reached","code":"rate_limit_exceeded"}}' };
+    server.enqueue(limited, textReply(['after the wait']), limited, { ...limited, headers: { 'retry-after': '120' } });
+    const r = await runAish({ cwd: h.cwd, env: h.env, stdin: 'first\nsecond\n' });
+    expect(r.stderr).toContain('[aish] fast: HTTP 429; retrying once in 1 s (Retry-After)');
+    expect(r.stdout).toContain('after the wait');
+    // A wait longer than 30 s is not sat through: the error is shown, as its message, not raw JSON.
+    expect(r.stderr).toContain('[aish] transport: HTTP 429: Rate limit reached (rate_limit_exceeded)');
+    expect(server.requests).toHaveLength(4);
+  });
+
+  it('a server that answered and then went silent is not called down', async () => {
+    h.writeConfig({ models: { fast: { endpoint: server.url, model: 'm', timeout_ms: 300 } } });
+    server.enqueue({ type: 'stall', sendHeaders: true });
+    const r = await runAish({ cwd: h.cwd, env: h.env, stdin: 'hello\n' });
+    expect(r.stderr).toContain('transport: Timeout was reached');
+    expect(r.stderr).toContain('answered, then sent nothing');
+    expect(r.stderr).not.toContain('is the server running?');
+  });
+});
+
