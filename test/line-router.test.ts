@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classify, explainRoute } from '../src/line-router.js';
+import { classify, explainRoute, looksLikeProse, misfiredProse } from '../src/line-router.js';
 import { DEFAULT_KNOWN_COMMANDS } from '../src/config/defaults.js';
 
 const config = { shell: { known_commands: DEFAULT_KNOWN_COMMANDS } };
@@ -90,3 +90,44 @@ describe('explainRoute', () => {
     expect(explainRoute(line, config)).toMatch(expected);
   });
 });
+
+describe('prose that starts with a known command', () => {
+  it.each<[string, boolean]>([
+    ['make it faster', true],
+    ['find the largest file', true],
+    ['kill the process on port 3000', true],
+    ['find all files changed today', false],
+    ['make clean all', false],
+    ['kill the process that\'s on port 3000', true],
+    ['make test', false],
+    ['make', false],
+    ['git status', false],
+    ['find . -name x', false],
+    ['kill -9 1234', false],
+    ['grep the notes.txt', false],
+    ['ls the/dir here', false],
+    ['cat a b c', false],
+    ['echo "the end" now', false],
+    ['find the | sort', false],
+    ['npm run build for me', true],
+  ])('%j → %s', (line, prose) => {
+    expect(looksLikeProse(line)).toBe(prose);
+  });
+
+  it.each<[string, number, number, boolean]>([
+    ['make it faster', 2, 50, true],
+    ['make it faster', 2, 5000, false],
+    ['make it faster', 127, 5000, true],
+    ['make it faster', 0, 50, false],
+    ['make test all', 2, 50, false],
+    ['find the largest file', 1, 10, true],
+  ])('misfiredProse(%j, exit %d, %d ms) → %s', (line, code, ms, expected) => {
+    expect(misfiredProse(line, code, ms)).toBe(expected);
+  });
+
+  it(':why says what happens to prose that starts with a known command (the usage docs example)', () => {
+    expect(explainRoute('make it faster', config)).toMatch(/^shell \(rule 4: "make" is in shell\.known_commands\); it reads as prose, so if it fails at once .* aish offers to ask the model instead/);
+    expect(explainRoute('make test', config)).toBe('shell (rule 4: "make" is in shell.known_commands)');
+  });
+});
+

@@ -48,6 +48,11 @@ export class PendingOutput {
     this.#text = this.#text === '' ? taken : `${taken}\n${this.#text}`;
   }
 
+  /** Drops everything added after `text` was the buffer (a run that turns out not to count). */
+  rollback(text: string): void {
+    if (this.#text.startsWith(text)) this.#text = text;
+  }
+
   clear(): void {
     this.#text = '';
   }

@@ -9,7 +9,7 @@ import type { Config } from '../config/schema.js';
 import { FatalError, describeError, errorMessage } from '../errors.js';
 import type { SessionStore } from '../history/session.js';
 import type { Io } from '../io.js';
-import { classify } from '../line-router.js';
+import { classify, misfiredProse } from '../line-router.js';
 import type { McpRegistry } from '../mcp/registry.js';
 import { connectConfiguredServers } from '../mcp/startup.js';
 import type { MemoryStore } from '../memory/store.js';
@@ -159,7 +159,7 @@ export class Repl implements MetaContext {
           await dispatchMeta(stripContinuations(route.payload), this, controller.signal);
           return;
         case 'shell':
-          await this.shell.run(route.payload, controller.signal);
+          await this.#runShellLine(route.payload, route.rule === 'known-command', controller.signal);
           return;
         case 'ai':
           await this.askModel(stripContinuations(route.payload), controller.signal);
@@ -171,6 +171,23 @@ export class Repl implements MetaContext {
     } finally {
       this.#current = null;
     }
+  }
+
+  /**
+   * A typed shell line. One that starts with a known command but reads as English and fails at
+   * once (`make it faster`) was probably a question: on a terminal, the person is offered to ask
+   * the model instead, and the failed run is then left out of what the model is sent.
+   */
+  async #runShellLine(line: string, knownCommand: boolean, signal: AbortSignal): Promise<void> {
+    const started = Date.now();
+    const before = this.core.pending.text;
+    await this.shell.run(line, signal);
+    if (!this.#io.isTTY || !knownCommand || signal.aborted) return;
+    if (!misfiredProse(line, this.shell.lastStatus, Date.now() - started)) return;
+    const answer = await this.ask('ask the model instead? [Y/n] ');
+    if (answer === null || /^\s*n/i.test(answer) || signal.aborted) return;
+    this.core.pending.rollback(before);
+    await this.askModel(line, signal);
   }
 
   async askModel(text: string, signal: AbortSignal): Promise<void> {

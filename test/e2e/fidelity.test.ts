@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeHome, type AishHome } from '../support/aish-env.js';
 import { fixtureStdio } from '../support/mcp-servers.js';
 import { ModelServer, textReply, toolCallReply } from '../support/model-server.js';
+import { PtySession } from '../support/pty.js';
 import { runAish } from '../support/run-aish.js';
 
 let h: AishHome;
@@ -157,6 +158,39 @@ describe('errors the person can act on', () => {
     expect(r.stderr).toContain('transport: Timeout was reached');
     expect(r.stderr).toContain('answered, then sent nothing');
     expect(r.stderr).not.toContain('is the server running?');
+  });
+});
+
+describe('prose that starts with a known command', () => {
+  it('on a terminal, `make it faster` fails at once and the model is offered instead; the failed run is not sent', async () => {
+    h.writeConfig({ models: { fast: { endpoint: server.url, model: 'm' } } });
+    server.enqueue(textReply(['Profile first.']));
+    const t = PtySession.start({ cwd: h.cwd, env: h.env });
+    try {
+      await t.waitFor('[aish:fast]> ');
+      t.line('make it faster');
+      await t.waitFor('ask the model instead? [Y/n] ');
+      expect(t.text).toMatch(/exit 2/);
+      t.line('');
+      await t.waitFor('Profile first.');
+      expect(server.requests).toHaveLength(1);
+      expect(server.requests[0]!.body.messages.at(-1)).toEqual({ role: 'user', content: 'make it faster' });
+      t.line('make no-such-target-here');
+      await t.waitFor(/exit 2[\s\S]*exit 2/);
+      t.line(':q');
+      await t.exited;
+      expect(t.text.split('ask the model instead?').length - 1).toBe(1);
+    } finally {
+      t.kill();
+    }
+  });
+
+  it('from a pipe nobody is asked: the line stays a shell line', async () => {
+    h.writeConfig({ models: { fast: { endpoint: server.url, model: 'm' } } });
+    const r = await runAish({ cwd: h.cwd, env: h.env, stdin: 'make it faster\n:why make it faster\n' });
+    expect(r.stdout + r.stderr).not.toContain('ask the model instead? [Y/n]');
+    expect(r.stdout).toContain('it reads as prose');
+    expect(server.requests).toHaveLength(0);
   });
 });
 
