@@ -54,8 +54,8 @@ export function createApp(opts: AppOptions): Repl {
   const { io, config, env, version } = opts;
   const model = startingModel(config, opts.model);
   // Secrets are looked up in the shell's live environment (an `export` inside aish counts).
-  let shell: ShellRunner | undefined;
-  const { redact } = Redactor.forEnv(() => shell?.env ?? env, config);
+  let liveEnv = (): Record<string, string | undefined> => env;
+  const { redact } = Redactor.forEnv(() => liveEnv(), config);
   const render = new Renderer(io, createStyle(colorLevel(env, io.isTTY)), redact);
   const historyDir = historyDirOf(config.history.dir, { stateDir: opts.stateDir, home: env.HOME, cwd: opts.cwd });
   const status = (message: string) => render.status(message);
@@ -68,7 +68,8 @@ export function createApp(opts: AppOptions): Repl {
   const sessions = new SessionStore({ historyDir, enabled: true, startedAt: opts.startedAt ?? new Date(), model: config.default_model, version, onStatus: status, redact });
   const memory = MemoryStore.open(historyDir, { redact });
   const mcp = createRegistry(config, env, version, render);
-  shell = new ShellRunner({ shell: config.shell, cwd: opts.cwd, env, isTTY: io.isTTY, view: render, pending });
+  const shell = new ShellRunner({ shell: config.shell, cwd: opts.cwd, env, isTTY: io.isTTY, view: render, pending });
+  liveEnv = () => shell.env;
   const fileExists = (file: string) => existsSync(path.resolve(shell.cwd, file));
   const gate = new ApprovalGate({ policy: policyFromConfig(config, fileExists), ask, show: (text) => render.info(text, (s) => render.style.dim(s)) });
   const core = new TurnCore({
@@ -82,7 +83,9 @@ export function createApp(opts: AppOptions): Repl {
     background: () => (config.memory.enabled ? memory.inject(config.memory.max_inject_chars) || null : null),
     observer: createTurnView(render, { showStats: config.ui.show_stats }),
   });
-  const norris = new NorrisMode({ config, env, core, commands: shell, gate, status, redact });
+  // Norris's commands get the terminal back from the REPL, which listens for `:halt` meanwhile.
+  const norrisRunner = { run: (command: string, signal: AbortSignal) => (repl ? repl.holdTerminal(() => shell.run(command, signal)) : shell.run(command, signal)) };
+  const norris = new NorrisMode({ config, env, core, commands: norrisRunner, gate, status, redact });
   const preset = config.models[model]!;
   const from = opts.configFile ? `config ${opts.configFile}` : 'no config file';
 

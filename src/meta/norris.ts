@@ -12,13 +12,13 @@ export const norrisCommands: MetaCommand[] = [
     async run(args, ctx, signal) {
       const goal = args.trim();
       if (!goal) throw new UsageError('usage: :norris <goal>');
-      await ctx.norris.run(goal, ctx.activeModel, signal);
+      await ctx.runNorris(goal, signal);
     },
   },
   {
     name: 'halt',
     usage: '',
-    summary: 'stop Norris mode (also: Ctrl-C, or "abort" at a [Norris] question)',
+    summary: 'stop Norris mode: type it while Norris runs (also: Ctrl-C, or "abort" at a [Norris] question)',
     run(_args, ctx) {
       ctx.render.status(ctx.norris.running ? 'halting Norris' : 'Norris is not running');
     },

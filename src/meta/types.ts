@@ -31,6 +31,8 @@ export interface MetaContext {
   readonly gate: ApprovalGate;
   /** The preset user lines go to. */
   activeModel: string;
+  /** Runs Norris toward `goal` until it ends; lines typed meanwhile reach it. */
+  runNorris(goal: string, signal: AbortSignal): Promise<void>;
   /** Sends text to the model as a user turn, whatever the line router would say. */
   askModel(text: string, signal: AbortSignal): Promise<void>;
   /** `:memory summarize`: proposes items from this session and asks about each. */

@@ -17,6 +17,13 @@ export interface LineReader {
   ask(question: string): Promise<string | null>;
   /** Called while a line is processed: keys wait in the terminal and Ctrl-C becomes SIGINT. */
   suspend(): void;
+  /**
+   * While long work runs (Norris): lines typed meanwhile go to `onLine` and Ctrl-C to the
+   * interrupt handler; a question still takes the next line. Returns the function that stops it.
+   */
+  listen(onLine: (line: string) => void): () => void;
+  /** Runs `work` with the terminal given back to it (a command runs), then listens again. */
+  hold<T>(work: () => Promise<T>): Promise<T>;
   close(): void;
 }
 
@@ -39,6 +46,8 @@ export class TerminalLineReader implements LineReader {
   /** Lines submitted inside a bracketed paste, waiting for the Enter that ends the input. */
   #pasted: string[] = [];
   #inPaste = false;
+  /** Where lines typed during long work go (see `listen`). */
+  #listener: ((line: string) => void) | null = null;
 
   constructor(io: Io, opts: TerminalReaderOptions) {
     this.#io = io;
@@ -75,7 +84,7 @@ export class TerminalLineReader implements LineReader {
     });
     // Ctrl-C at an idle prompt clears the line, as in a shell; during a question it cancels.
     this.#rl.on('SIGINT', () => {
-      if (this.#asking) {
+      if (this.#asking || this.#listener) {
         io.output.write('^C\n');
         this.#deliver(null);
         opts.onInterrupt();
@@ -95,7 +104,33 @@ export class TerminalLineReader implements LineReader {
   #deliver(line: string | null): void {
     const waiting = this.#waiting;
     this.#waiting = null;
-    waiting?.(line);
+    if (waiting) waiting(line);
+    else if (line !== null) this.#listener?.(line);
+  }
+
+  listen(onLine: (line: string) => void): () => void {
+    this.#listener = onLine;
+    this.#startListening();
+    return () => {
+      this.#listener = null;
+      this.suspend();
+    };
+  }
+
+  async hold<T>(work: () => Promise<T>): Promise<T> {
+    this.suspend();
+    try {
+      return await work();
+    } finally {
+      this.#startListening();
+    }
+  }
+
+  #startListening(): void {
+    if (this.#closed || !this.#listener) return;
+    this.#io.input.setRawMode?.(true);
+    this.#rl.setPrompt('');
+    this.#rl.resume();
   }
 
   read(prompt: string): Promise<string | null> {
@@ -121,6 +156,7 @@ export class TerminalLineReader implements LineReader {
     } finally {
       this.#asking = false;
       this.suspend();
+      this.#startListening();
     }
   }
 
@@ -159,6 +195,15 @@ export class PipedLineReader implements LineReader {
   }
 
   suspend(): void {}
+
+  /** A pipe's lines are the next inputs, in order: nothing is taken from it during long work. */
+  listen(): () => void {
+    return () => {};
+  }
+
+  hold<T>(work: () => Promise<T>): Promise<T> {
+    return work();
+  }
 
   close(): void {
     this.#rl.close();

@@ -190,6 +190,36 @@ export class Repl implements MetaContext {
     await this.askModel(line, signal);
   }
 
+  /**
+   * `:norris <goal>`. On a terminal, lines typed while it runs reach it: `:halt` halts it, and
+   * anything else is passed to its next step as a note from the person.
+   */
+  async runNorris(goal: string, signal: AbortSignal): Promise<void> {
+    const stop = this.#reader?.listen((line) => this.#duringNorris(line)) ?? (() => {});
+    try {
+      await this.norris.run(goal, this.activeModel, signal);
+    } finally {
+      stop();
+    }
+  }
+
+  /** Runs `work` (a command Norris decided on) with the terminal given back to it. */
+  holdTerminal<T>(work: () => Promise<T>): Promise<T> {
+    return this.#reader ? this.#reader.hold(work) : work();
+  }
+
+  #duringNorris(line: string): void {
+    const text = line.trim();
+    if (text === '') return;
+    if (text === ':halt') {
+      this.render.status('halting Norris');
+      this.#current?.abort();
+      return;
+    }
+    this.core.pending.note(`[note from the user while you work] ${text}`);
+    this.render.status("noted for Norris's next step (:halt stops it)");
+  }
+
   async askModel(text: string, signal: AbortSignal): Promise<void> {
     this.#turn++;
     await this.core.ask(text, this.activeModel, signal);

@@ -130,3 +130,28 @@ describe('Norris and summaries', () => {
     }
   });
 });
+
+describe('typing while Norris runs', () => {
+  it('a line typed during a run is passed on as a note, and :halt stops the run', async () => {
+    h.writeConfig({ models: { fast: { endpoint: server.url, model: 'm' } } });
+    server.enqueue({ type: 'stall', sendHeaders: false }, textReply(['Noted.']));
+    const t = PtySession.start({ cwd: h.cwd, env: h.env });
+    try {
+      await t.waitFor('[aish:fast]> ');
+      t.line(':norris tidy the build directory');
+      await server.waitForRequests(1);
+      t.line('use the staging database');
+      await t.waitFor("noted for Norris's next step");
+      t.line(':halt');
+      await t.waitFor('[Norris] halted');
+      expect(t.text).toContain('halting Norris');
+      await t.waitFor(/\[aish:fast\]> $/);
+      t.line('what did I say?');
+      await t.waitFor('Noted.');
+      expect(server.requests[1]!.body.messages.at(-1).content).toContain('[note from the user while you work] use the staging database');
+    } finally {
+      t.kill();
+    }
+  });
+});
+
