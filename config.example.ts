@@ -44,6 +44,9 @@ export default defineConfig({
     summarize_on_evict: false, // summarize evicted turns instead of dropping them silently
     // summarizer_model: 'fast',         // preset for summaries (default: `fast` when it exists, else default_model)
     max_summary_chars: 2000, // a longer summary is summarized again
+    // Inside a git work tree the system message carries a [project] block: the repository's name,
+    // the branch and the tracked files as a tree, deepest levels folded first past max_chars.
+    project: { max_chars: 2000 },
   },
 
   history: {

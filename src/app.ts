@@ -16,6 +16,7 @@ import { mcpCommands } from './meta/mcp.js';
 import { memoryCommands } from './meta/memory.js';
 import { norrisCommands } from './meta/norris.js';
 import { permsCommands } from './meta/perms.js';
+import { projectCommands } from './meta/project.js';
 import { routeCommands } from './meta/route.js';
 import { sessionCommands } from './meta/session.js';
 import { NorrisMode } from './norris/mode.js';
@@ -27,6 +28,7 @@ import type { AskFn } from './safety/confirm.js';
 import { ApprovalGate } from './safety/gate.js';
 import { policyFromConfig } from './safety/policy.js';
 import { Redactor } from './safety/redact.js';
+import { ProjectContext } from './project/context.js';
 import { ShellRunner } from './shell/shell-runner.js';
 import { mcpToolHost } from './tools/mcp-host.js';
 import { TurnCore } from './turn/core.js';
@@ -70,6 +72,7 @@ export function createApp(opts: AppOptions): Repl {
   const mcp = createRegistry(config, env, version, render);
   const shell = new ShellRunner({ shell: config.shell, cwd: opts.cwd, env, isTTY: io.isTTY, view: render, pending });
   liveEnv = () => shell.env;
+  const project = new ProjectContext(config.context.project.max_chars, () => shell.env);
   const fileExists = (file: string) => existsSync(path.resolve(shell.cwd, file));
   const gate = new ApprovalGate({ policy: policyFromConfig(config, fileExists), ask, show: (text) => render.info(text, (s) => render.style.dim(s)) });
   const core = new TurnCore({
@@ -81,6 +84,7 @@ export function createApp(opts: AppOptions): Repl {
     commands: shell,
     recorder: sessions,
     background: () => (config.memory.enabled ? memory.inject(config.memory.max_inject_chars) || null : null),
+    project: () => project.block(shell.cwd),
     observer: createTurnView(render, { showStats: config.ui.show_stats }),
   });
   // Norris's commands get the terminal back from the REPL, which listens for `:halt` meanwhile.
@@ -94,7 +98,7 @@ export function createApp(opts: AppOptions): Repl {
     config,
     env,
     render,
-    commands: [...coreCommands, ...sessionCommands, ...mcpCommands, ...routeCommands, ...norrisCommands, ...memoryCommands, ...permsCommands],
+    commands: [...coreCommands, ...sessionCommands, ...mcpCommands, ...routeCommands, ...norrisCommands, ...memoryCommands, ...permsCommands, ...projectCommands],
     core,
     sessions,
     shell,
@@ -102,6 +106,7 @@ export function createApp(opts: AppOptions): Repl {
     memory,
     norris,
     gate,
+    project,
     redact,
     model,
     inputHistoryFile: historyDir ? path.join(historyDir, 'input_history') : undefined,

@@ -17,6 +17,7 @@ import { createTurnView } from './render/turn-view.js';
 import { ApprovalGate } from './safety/gate.js';
 import { policyFromConfig } from './safety/policy.js';
 import { Redactor } from './safety/redact.js';
+import { ProjectContext } from './project/context.js';
 import { OutputCapture, type CapturedOutput } from './shell/capture.js';
 import { mcpToolHost } from './tools/mcp-host.js';
 import { TurnCore } from './turn/core.js';
@@ -33,6 +34,8 @@ export interface OneShotOptions {
   model?: string | undefined;
   /** `--resume NAME|last`: continue that session, appending to its file. */
   resume?: string | undefined;
+  /** The directory aish runs in (its git work tree gives the `[project]` block). */
+  cwd: string;
   /** Where sessions live (needed with `resume`). */
   historyDir?: string | undefined;
   signal: AbortSignal;
@@ -66,6 +69,7 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
   const render = new Renderer(io, createStyle(colorLevel(env, io.isTTY)), redact);
   const registry = createRegistry(config, env, opts.version, render);
   const status = (message: string) => render.status(message);
+  const project = new ProjectContext(config.context.project.max_chars, () => env);
   const sessions = opts.resume === undefined ? null : new SessionStore({ historyDir: opts.historyDir, enabled: true, startedAt: new Date(), model, version: opts.version, onStatus: status, redact });
   // Nobody is asked: tools run only when auto-approved, CMD: lines are printed and never run.
   const core = new TurnCore({
@@ -77,6 +81,7 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
     commands: null,
     recorder: sessions,
     background: () => null,
+    project: () => project.block(opts.cwd),
     observer: createTurnView(render, { showStats: config.ui.show_stats }),
   });
   if (sessions && opts.resume !== undefined) {

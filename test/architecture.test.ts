@@ -33,6 +33,8 @@ const LAYERS: Record<string, readonly string[]> = {
   history: ['context', 'errors', 'is-record'],
   shell: ['config', 'context'],
   memory: ['broker', 'config', 'context', 'errors', 'history', 'is-record', 'safety'],
+  // The current directory's git work tree: the [project] block, @file mentions, git diff.
+  project: ['config', 'errors', 'shell'],
   // The turn core: where the broker's replies, the gate and the context meet. No MCP, no terminal.
   turn: ['broker', 'cmd-contract', 'config', 'context', 'errors', 'history', 'is-record', 'model-routing', 'safety', 'tool-call'],
   // Tool hosts: the MCP registry (and later built-ins) seen as the turn core's ToolHost.
@@ -40,10 +42,10 @@ const LAYERS: Record<string, readonly string[]> = {
   // Everything a person sees; it draws the events of the layers below and produces none.
   render: ['cmd-contract', 'io', 'shell', 'tool-call', 'turn'],
   norris: ['broker', 'cmd-contract', 'config', 'errors', 'safety', 'tool-call', 'turn'],
-  meta: ['config', 'errors', 'history', 'line-router', 'mcp', 'memory', 'model-routing', 'norris', 'render', 'safety', 'shell', 'turn'],
-  repl: ['broker', 'config', 'errors', 'history', 'io', 'line-router', 'mcp', 'memory', 'meta', 'norris', 'render', 'safety', 'shell', 'turn'],
-  'one-shot': ['config', 'context', 'errors', 'history', 'io', 'mcp', 'render', 'safety', 'shell', 'tools', 'turn'],
-  app: ['config', 'context', 'errors', 'history', 'io', 'mcp', 'memory', 'meta', 'norris', 'render', 'repl', 'safety', 'shell', 'tools', 'turn'],
+  meta: ['config', 'errors', 'history', 'line-router', 'mcp', 'memory', 'model-routing', 'norris', 'project', 'render', 'safety', 'shell', 'turn'],
+  repl: ['broker', 'config', 'errors', 'history', 'io', 'line-router', 'mcp', 'memory', 'meta', 'norris', 'project', 'render', 'safety', 'shell', 'turn'],
+  'one-shot': ['config', 'context', 'errors', 'history', 'io', 'mcp', 'project', 'render', 'safety', 'shell', 'tools', 'turn'],
+  app: ['config', 'context', 'errors', 'history', 'io', 'mcp', 'memory', 'meta', 'norris', 'project', 'render', 'repl', 'safety', 'shell', 'tools', 'turn'],
   main: ['app', 'cli', 'config', 'errors', 'history', 'io', 'one-shot'],
 };
 

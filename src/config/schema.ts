@@ -65,6 +65,11 @@ export const rawConfigSchema = z
         summarize_on_evict: z.boolean().default(false),
         summarizer_model: z.string().min(1).optional(),
         max_summary_chars: positiveInt.default(2000),
+        project: z
+          .strictObject({
+            max_chars: positiveInt.default(2000),
+          })
+          .prefault({}),
       })
       .prefault({}),
     history: z

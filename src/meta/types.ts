@@ -37,6 +37,8 @@ export interface MetaContext {
   askModel(text: string, signal: AbortSignal): Promise<void>;
   /** `:memory summarize`: proposes items from this session and asks about each. */
   summarizeMemory(signal: AbortSignal): Promise<void>;
+  /** The `[project]` block the model gets for the current directory; null outside a git work tree. */
+  projectBlock(): Promise<string | null>;
   /** Empties the conversation and the pending buffer. */
   resetConversation(): void;
   clearScreen(): void;

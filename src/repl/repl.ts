@@ -19,10 +19,12 @@ import type { MetaCommand, MetaContext } from '../meta/types.js';
 import type { NorrisMode } from '../norris/mode.js';
 import type { Renderer } from '../render/renderer.js';
 import { neutralize } from '../render/sanitize.js';
+import type { ProjectContext } from '../project/context.js';
+import { attachMentions } from '../project/mentions.js';
 import type { ApprovalGate } from '../safety/gate.js';
 import type { ShellRunner } from '../shell/shell-runner.js';
 import type { TurnCore } from '../turn/core.js';
-import { ShellCompleter } from './completion.js';
+import { ShellCompleter, completePath } from './completion.js';
 import { appendInputHistory, loadInputHistory } from './input-history.js';
 import { PipedLineReader, TerminalLineReader, type LineReader } from './line-reader.js';
 import { formatPrompt } from './prompt.js';
@@ -40,6 +42,8 @@ export interface ReplParts {
   memory: MemoryStore;
   norris: NorrisMode;
   gate: ApprovalGate;
+  /** The `[project]` block of the current directory (`:tree`). */
+  project: ProjectContext;
   /** Applied to input history lines before they are written. */
   redact: (text: string) => string;
   /** The preset user lines go to at start (`--model`, else `default_model`). */
@@ -220,9 +224,12 @@ export class Repl implements MetaContext {
     this.render.status("noted for Norris's next step (:halt stops it)");
   }
 
+  /** A line for the model: `@path` mentions are attached first (a missing file stops it here). */
   async askModel(text: string, signal: AbortSignal): Promise<void> {
+    const attached = attachMentions(text, this.shell.cwd, this.shell.env.HOME, this.config.shell.capture_max_chars);
+    for (const note of attached.notes) this.render.status(note);
     this.#turn++;
-    await this.core.ask(text, this.activeModel, signal);
+    await this.core.ask(attached.text, this.activeModel, signal);
   }
 
   async summarizeMemory(signal: AbortSignal): Promise<void> {
@@ -237,6 +244,11 @@ export class Repl implements MetaContext {
       redact: this.#parts.redact,
       signal,
     });
+  }
+
+  /** What the model is told about the current directory's git work tree (`:tree`); null outside one. */
+  projectBlock(): Promise<string | null> {
+    return this.#parts.project.block(this.shell.cwd);
   }
 
   resetConversation(): void {
@@ -321,6 +333,12 @@ export class Repl implements MetaContext {
 
   #complete(line: string): [string[], string] {
     if (line.startsWith(':')) return completeMeta(line, this);
+    // `@path` in a line for the model: the word after `@` completes as a path.
+    const mention = /(?:^|\s)@(\S*)$/.exec(line);
+    if (mention) {
+      const word = mention[1]!;
+      return [completePath(word, { cwd: this.shell.cwd, env: this.shell.env }).map((p) => `@${p}`), `@${word}`];
+    }
     const route = classify(line, this.config);
     // The first word of anything may be a command; later words complete on a shell line only.
     if (route.kind === 'shell' || !/\s/.test(line.trim())) {

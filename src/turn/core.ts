@@ -47,6 +47,8 @@ export interface TurnCoreParts {
   recorder: SessionRecorder | null;
   /** The `[background]` memory block for the next request; null or '' when none. */
   background: () => string | null;
+  /** The `[project]` block for the next request (the current directory's work tree); null outside one. */
+  project: () => Promise<string | null>;
   observer: TurnObserver;
 }
 
@@ -112,6 +114,8 @@ export class TurnCore {
     const taken = text === null ? '' : this.pending.take();
     const fallbackName = config.routing.fallback_model;
     const status = (message: string) => observer({ type: 'status', message });
+    // Norris leaves the middle blocks out of its system message (SPEC §5).
+    const project = options.norrisSuffix ? null : await this.#parts.project();
     const client = withFallback(
       withRetryAfter(models.client(modelName), status),
       fallbackName ? models.client(fallbackName) : undefined,
@@ -130,6 +134,7 @@ export class TurnCore {
           composeSystemMessage({
             basePrompt: DEFAULT_SYSTEM_PROMPT,
             memory: options.norrisSuffix ? null : this.#parts.background(),
+            project,
             summary: this.context.summary,
             norrisSuffix: options.norrisSuffix ?? null,
           }),

@@ -123,6 +123,7 @@ function setup(s: Setup = {}) {
     },
     recorder,
     background: () => null,
+    project: async () => null,
     observer: (e) => events.push(e),
   });
   const statuses = () => events.filter((e) => e.type === 'status').map((e) => (e as { message: string }).message);
@@ -377,6 +378,7 @@ function partsOf(t: ReturnType<typeof setup>, over: Partial<ConstructorParameter
     commands: { run: async (c) => void t.ran.push(c) },
     recorder: null,
     background: () => null,
+    project: async () => null,
     observer: (e) => t.events.push(e),
     ...over,
   };

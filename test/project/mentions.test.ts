@@ -1,0 +1,64 @@
+// @file mentions: which words are mentions, what is attached, and the errors before anything is sent.
+
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/errors.js';
+import { attachMentions, findMentions } from '../../src/project/mentions.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'aish-mentions-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+mkdirSync(path.join(dir, 'src'));
+writeFileSync(path.join(dir, 'src', 'a.ts'), Array.from({ length: 50 }, (_, i) => `line ${i + 1}`).join('\n'));
+writeFileSync(path.join(dir, 'notes.md'), '# Notes\nhello');
+writeFileSync(path.join(dir, 'blob.bin'), Buffer.from([0x7f, 0x45, 0x00, 0x01]));
+writeFileSync(path.join(dir, 'big.txt'), 'HEAD\n' + 'x'.repeat(10_000) + '\nTAIL');
+
+describe('findMentions', () => {
+  it.each<[string, object[]]>([
+    ['explain @src/a.ts please', [{ path: 'src/a.ts' }]],
+    ['@notes.md first', [{ path: 'notes.md' }]],
+    ['lines @src/a.ts:10-12 only', [{ path: 'src/a.ts', lines: [10, 12] }]],
+    ['mail me@example.com or user@host', []],
+    ['two @a and @b and @a again', [{ path: 'a' }, { path: 'b' }]],
+    ['no mentions here', []],
+  ])('%j', (text, mentions) => {
+    expect(findMentions(text)).toEqual(mentions);
+  });
+});
+
+describe('attachMentions', () => {
+  it('attaches a file after the line, and says so', () => {
+    const r = attachMentions('what is in @notes.md?', dir, undefined, 16_000);
+    expect(r.text).toBe('what is in @notes.md?\n\n[file: notes.md]\n# Notes\nhello');
+    expect(r.notes).toEqual(['attached @notes.md (13 chars)']);
+  });
+
+  it('attaches lines 10 to 12 of a file', () => {
+    expect(attachMentions('see @src/a.ts:10-12', dir, undefined, 16_000).text).toBe('see @src/a.ts:10-12\n\n[file: src/a.ts, lines 10-12]\nline 10\nline 11\nline 12');
+  });
+
+  it('lists a directory', () => {
+    expect(attachMentions('what is in @src/', dir, undefined, 16_000).text).toBe('what is in @src/\n\n[directory: src/]\na.ts');
+  });
+
+  it('caps a big file head and tail', () => {
+    const r = attachMentions('@big.txt', dir, undefined, 500);
+    expect(r.text.length).toBeLessThan(1000);
+    expect(r.text).toContain('HEAD');
+    expect(r.text).toContain('TAIL');
+    expect(r.notes[0]).toMatch(/capped at 500/);
+  });
+
+  it('does not attach a binary file, and says so', () => {
+    const r = attachMentions('what is @blob.bin', dir, undefined, 16_000);
+    expect(r.text).toBe('what is @blob.bin');
+    expect(r.notes).toEqual(['@blob.bin looks binary: not attached']);
+  });
+
+  it('a missing file is a usage error', () => {
+    expect(() => attachMentions('read @nope.txt', dir, undefined, 16_000)).toThrow(UsageError);
+    expect(() => attachMentions('read @nope.txt', dir, undefined, 16_000)).toThrow('@nope.txt: no such file or directory (nothing was sent)');
+  });
+});
