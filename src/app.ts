@@ -64,7 +64,7 @@ export function createApp(opts: AppOptions): Repl {
 
   // Questions go to the REPL's line reader, which exists once the REPL runs.
   let repl: Repl | undefined;
-  const ask: AskFn | null = io.isTTY ? (question) => repl?.ask(question) ?? Promise.resolve(null) : null;
+  const ask: AskFn | null = io.isTTY ? (question, prefill) => repl?.ask(question, prefill) ?? Promise.resolve(null) : null;
 
   const pending = new PendingOutput();
   const sessions = new SessionStore({ historyDir, enabled: true, startedAt: opts.startedAt ?? new Date(), model: config.default_model, version, onStatus: status, redact });

@@ -103,6 +103,26 @@ export const coreCommands: MetaCommand[] = [
     },
   },
   {
+    name: 'last',
+    usage: '',
+    summary: 'list the CMD: lines of the last reply that proposed any (:run N runs one)',
+    run(_args, ctx) {
+      const proposed = ctx.core.proposed;
+      ctx.render.info(proposed.length ? proposed.map((c, i) => `${String(i + 1).padStart(3)}  ${c}`).join('\n') : 'no commands proposed yet');
+    },
+  },
+  {
+    name: 'run',
+    usage: '<N>',
+    summary: 'offer the Nth command of :last again (same confirmation and checks)',
+    async run(args, ctx, signal) {
+      const n = Number(args.trim());
+      const command = Number.isInteger(n) ? ctx.core.proposed[n - 1] : undefined;
+      if (!command) throw new UsageError(ctx.core.proposed.length ? `usage: :run <1-${ctx.core.proposed.length}> (:last lists them)` : 'no commands proposed yet');
+      await ctx.core.offer(command, signal);
+    },
+  },
+  {
     name: 'why',
     usage: '<line>',
     summary: 'show where a line would go and which rule decides',

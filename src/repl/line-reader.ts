@@ -14,7 +14,7 @@ export interface LineReader {
    * Asks a question in the middle of processing a line (a confirmation). The answer is not kept
    * in history. null when there is no one to ask (piped input), on Ctrl-C or at end of input.
    */
-  ask(question: string): Promise<string | null>;
+  ask(question: string, prefill?: string): Promise<string | null>;
   /** Called while a line is processed: keys wait in the terminal and Ctrl-C becomes SIGINT. */
   suspend(): void;
   /**
@@ -133,22 +133,23 @@ export class TerminalLineReader implements LineReader {
     this.#rl.resume();
   }
 
-  read(prompt: string): Promise<string | null> {
+  read(prompt: string, prefill?: string): Promise<string | null> {
     if (this.#closed) return Promise.resolve(null);
     this.#io.input.setRawMode?.(true);
     this.#io.output.write(BRACKETED_PASTE_ON);
     this.#rl.setPrompt(prompt);
     this.#rl.resume();
     this.#rl.prompt();
+    if (prefill) this.#rl.write(prefill);
     return new Promise((resolve) => {
       this.#waiting = resolve;
     });
   }
 
-  async ask(question: string): Promise<string | null> {
+  async ask(question: string, prefill?: string): Promise<string | null> {
     this.#asking = true;
     try {
-      const answer = await this.read(question);
+      const answer = await this.read(question, prefill);
       // readline keeps every line in history; a "y" is not worth recalling.
       const history = (this.#rl as unknown as { history: string[] }).history;
       if (answer !== null && answer.trim() !== '' && history[0] === answer) history.shift();

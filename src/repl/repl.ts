@@ -134,8 +134,9 @@ export class Repl implements MetaContext {
    * Asks the person in the middle of a line (confirmations, HALT); null when nobody can answer.
    * Every question passes the sanitizer here: they quote commands and tool names from outside.
    */
-  ask(question: string): Promise<string | null> {
-    return this.#reader?.ask(neutralize(question)) ?? Promise.resolve(null);
+  ask(question: string, prefill?: string): Promise<string | null> {
+    // Text put on the line is typed into readline: control characters there would act as keys.
+    return this.#reader?.ask(neutralize(question), prefill === undefined ? undefined : neutralize(prefill).replace(/\n/g, ' ')) ?? Promise.resolve(null);
   }
 
   /** Ctrl-C or SIGINT from outside: cancels the line being processed; when idle on a pipe, ends. */

@@ -22,6 +22,15 @@ export interface ToolGate {
 
 export type HaltAnswer = 'proceed' | 'skip' | 'abort';
 
+/** What the gate decided about a `CMD:` line; `command` is what runs (edited, perhaps). */
+export interface CommandApproval extends GateDecision {
+  decision: Decision;
+  command: string;
+}
+
+/** How many times one command may be edited at its question. */
+const MAX_EDITS = 5;
+
 export interface ApprovalGateOptions {
   policy: Policy;
   /** Asks the person; null when nobody can answer (no terminal). */
@@ -48,14 +57,29 @@ export class ApprovalGate implements ToolGate {
     return decide(action, this.#opts.policy);
   }
 
-  /** A `CMD:` line outside Norris: the decision, and whether the command runs. */
-  async command(command: string, signal: AbortSignal): Promise<{ decision: Decision } & GateDecision> {
-    const decision = this.judge({ type: 'command', command });
-    if (decision.verdict !== 'ask') return { decision, approved: decision.verdict === 'allow', by: 'policy' };
+  /**
+   * A `CMD:` line outside Norris: the decision, whether it runs, and the command that runs. `e`
+   * puts the command on the input line to edit; the edited command goes through the same policy
+   * (denied, or asked again when destructive or under permissions.confirm; otherwise Enter runs it).
+   */
+  async command(command: string, signal: AbortSignal): Promise<CommandApproval> {
+    let current = command;
+    let decision = this.judge({ type: 'command', command: current });
     const { ask } = this.#opts;
-    if (!ask || signal.aborted) return { decision, approved: false, by: ask ? 'user' : 'no-terminal' };
-    const answer = parseAnswer(await ask(`execute '${command}'? [y/N] `), false);
-    return { decision, approved: answer === 'yes' && !signal.aborted, by: 'user' };
+    for (let edits = 0; ; edits++) {
+      if (decision.verdict !== 'ask') return { decision, command: current, approved: decision.verdict === 'allow', by: 'policy' };
+      if (!ask || signal.aborted) return { decision, command: current, approved: false, by: ask ? 'user' : 'no-terminal' };
+      const answer = parseAnswer(await ask(`execute '${current}'? [y/N/e] `), false, edits < MAX_EDITS);
+      if (answer !== 'edit' || signal.aborted) return { decision, command: current, approved: answer === 'yes' && !signal.aborted, by: 'user' };
+      const edited = (await ask('edit: ', current))?.trim();
+      if (!edited || signal.aborted) return { decision, command: current, approved: false, by: 'user' };
+      current = edited;
+      decision = this.judge({ type: 'command', command: current });
+      // Edited by the person: Enter runs it unless the rules themselves ask (not only confirm_cmd).
+      if (decision.verdict === 'ask' && decision.reason === 'shell.confirm_cmd') {
+        return { decision: { verdict: 'allow', reason: 'edited and run by the user' }, command: current, approved: true, by: 'user' };
+      }
+    }
   }
 
   /** A tool call outside Norris (ToolGate). */

@@ -64,6 +64,7 @@ export class TurnCore {
   readonly pending: PendingOutput;
   readonly routing: RoutingState;
   readonly #parts: TurnCoreParts;
+  #proposed: readonly string[] = [];
 
   constructor(parts: TurnCoreParts) {
     this.#parts = parts;
@@ -172,25 +173,37 @@ export class TurnCore {
    * command the permissions deny is not run, and the model hears so with the next request.
    */
   async #offerCommands(text: string, signal: AbortSignal): Promise<void> {
+    const proposed = extractCmdLines(text);
+    if (proposed.length > 0) this.#proposed = proposed;
+    for (const command of proposed) {
+      if (signal.aborted) return;
+      await this.offer(command, signal);
+    }
+  }
+
+  /** The `CMD:` lines of the last reply that proposed any (`:last`). */
+  get proposed(): readonly string[] {
+    return this.#proposed;
+  }
+
+  /** One proposed command through the gate; runs it (perhaps edited) when approved (`:run N` too). */
+  async offer(command: string, signal: AbortSignal): Promise<void> {
     const { gate, commands, observer } = this.#parts;
     if (!commands) return;
-    for (const command of extractCmdLines(text)) {
-      if (signal.aborted) return;
-      const { decision, approved, by } = await gate.command(command, signal);
-      if (signal.aborted) return;
-      if (decision.verdict === 'deny') {
-        observer({ type: 'status', message: decision.reason });
-        this.pending.note(`[aish] CMD not run, ${decision.reason}: ${command}`);
-        continue;
-      }
-      if (by === 'no-terminal') observer({ type: 'status', message: `execute '${command}'? [y/N] n (input is not a terminal)` });
-      if (!approved) {
-        observer({ type: 'status', message: `skipped: ${command}` });
-        this.pending.note(`[aish] CMD not run, ${by === 'no-terminal' ? 'nobody could confirm it (input is not a terminal)' : 'declined by the user'}: ${command}`);
-        continue;
-      }
-      await commands.run(command, signal);
+    const { decision, approved, by, command: toRun } = await gate.command(command, signal);
+    if (signal.aborted) return;
+    if (decision.verdict === 'deny') {
+      observer({ type: 'status', message: decision.reason });
+      this.pending.note(`[aish] CMD not run, ${decision.reason}: ${toRun}`);
+      return;
     }
+    if (by === 'no-terminal') observer({ type: 'status', message: `execute '${command}'? [y/N] n (input is not a terminal)` });
+    if (!approved) {
+      observer({ type: 'status', message: `skipped: ${command}` });
+      this.pending.note(`[aish] CMD not run, ${by === 'no-terminal' ? 'nobody could confirm it (input is not a terminal)' : 'declined by the user'}: ${command}`);
+      return;
+    }
+    await commands.run(toRun, signal);
   }
 
   /** Summaries on eviction come from `context.summarizer_model` (resolved by the config: `fast` when it exists, else the default preset). */

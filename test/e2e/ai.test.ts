@@ -231,13 +231,40 @@ describe('one-shot -p', () => {
 });
 
 describe('on a terminal', () => {
+  it('e edits a CMD: line before it runs; :last lists proposed commands and :run N offers one again', async () => {
+    server.enqueue(textReply(['Try:\nCMD: echo original-cmd\nCMD: echo second-cmd\n']));
+    const t = PtySession.start({ cwd: h.cwd, env: h.env });
+    try {
+      await t.waitFor('[aish:fast]> ');
+      t.line('give me commands');
+      await t.waitFor("execute 'echo original-cmd'? [y/N/e] ");
+      t.line('e');
+      await t.waitFor('edit: echo original-cmd');
+      t.write('\x15');
+      t.line('echo edited-cmd');
+      await t.waitFor(/edited-cmd\r?\n[\s\S]*exit 0/);
+      expect(t.text).not.toMatch(/original-cmd\r?\n.*exit 0/);
+      await t.waitFor("execute 'echo second-cmd'? [y/N/e] ");
+      t.line('n');
+      await t.waitFor('skipped: echo second-cmd');
+      t.line(':last');
+      await t.waitFor(/2 +echo second-cmd/);
+      t.line(':run 2');
+      await t.waitFor(/execute 'echo second-cmd'\? \[y\/N\/e\] [\s\S]*execute 'echo second-cmd'\? \[y\/N\/e\] /);
+      t.line('y');
+      await t.waitFor(/second-cmd\r?\n[\s\S]*exit 0/);
+    } finally {
+      t.kill();
+    }
+  });
+
   it('a CMD: line is confirmed with y and its output goes to the next request', async () => {
     server.enqueue(textReply(['Sure.\nCMD: echo confirmed-run\n']), textReply(['done']));
     const t = PtySession.start({ cwd: h.cwd, env: h.env });
     try {
       await t.waitFor('[aish:fast]> ');
       t.line('please run it');
-      await t.waitFor("execute 'echo confirmed-run'? [y/N] ");
+      await t.waitFor("execute 'echo confirmed-run'? [y/N/e] ");
       t.line('y');
       await t.waitFor(/confirmed-run\r?\n[\s\S]*exit 0[\s\S]*\[aish:fast\]> /);
       t.line('and?');

@@ -91,11 +91,11 @@ describe('one sanitizer on a terminal: the confirm line', () => {
       await t.waitFor('[aish:fast]> ');
       const mark = t.raw.length;
       t.line('what should I run?');
-      await t.waitFor("? [y/N] ");
+      await t.waitFor("? [y/N/e] ");
       const shown = t.raw.slice(mark);
       expect(shown).not.toContain('#\x1b[2K');
       expect(shown).not.toContain('\x1b[1Gexecute');
-      expect(t.text).toContain("execute 'touch marker #^[[2K^[[1A^[[2K^[[1Gexecute 'ls -la'? [y/N] ");
+      expect(t.text).toContain("execute 'touch marker #^[[2K^[[1A^[[2K^[[1Gexecute 'ls -la'? [y/N/e] ");
       t.line('n');
       await t.waitFor('skipped: touch marker');
       expect(existsSync(path.join(h.cwd, 'marker'))).toBe(false);
@@ -103,7 +103,7 @@ describe('one sanitizer on a terminal: the confirm line', () => {
       t.line('and now?');
       await t.waitFor("execute 'echo safe");
       expect(t.raw.slice(mark2)).not.toContain('safe\x1b[2J');
-      expect(t.text).toContain("execute 'echo safe^[[2J'? [y/N] ");
+      expect(t.text).toContain("execute 'echo safe^[[2J'? [y/N/e] ");
       t.line('n');
       await t.waitFor('skipped: echo safe');
     } finally {

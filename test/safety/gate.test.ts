@@ -59,12 +59,12 @@ describe('ApprovalGate: tool calls', () => {
 
 describe('ApprovalGate: CMD: lines', () => {
   it.each<[string, (string | null)[] | null, Partial<Policy>, boolean, string[]]>([
-    ['asks and runs on y', ['y'], {}, true, ["execute 'ls -la'? [y/N] "]],
-    ['asks and declines on Enter', [''], {}, false, ["execute 'ls -la'? [y/N] "]],
+    ['asks and runs on y', ['y'], {}, true, ["execute 'ls -la'? [y/N/e] "]],
+    ['asks and declines on Enter', [''], {}, false, ["execute 'ls -la'? [y/N/e] "]],
     ['declines with nobody to ask', null, {}, false, []],
     ['runs without asking when confirm_cmd is off', [], { confirmCommands: false }, true, []],
     ['runs without asking on an allow rule', [], { permissions: { allow: ['ls *'], confirm: [], deny: [] } }, true, []],
-    ['asks on a confirm rule even with confirm_cmd off', ['n'], { confirmCommands: false, permissions: { allow: [], confirm: ['ls*'], deny: [] } }, false, ["execute 'ls -la'? [y/N] "]],
+    ['asks on a confirm rule even with confirm_cmd off', ['n'], { confirmCommands: false, permissions: { allow: [], confirm: ['ls*'], deny: [] } }, false, ["execute 'ls -la'? [y/N/e] "]],
     ['never asks about a denied one', ['y'], { permissions: { allow: [], confirm: [], deny: ['ls *'] } }, false, []],
   ])('%s', async (_name, answers, over, approved, questions) => {
     const { gate, asked } = gateWith(answers, over);
@@ -76,7 +76,41 @@ describe('ApprovalGate: CMD: lines', () => {
     const { gate, asked } = gateWith(['n'], { confirmCommands: false, permissions: { allow: ['rm *'], confirm: [], deny: [] } });
     const result = await gate.command('rm -rf build', signal);
     expect(result).toMatchObject({ approved: false, decision: { verdict: 'ask' } });
-    expect(asked).toEqual(["execute 'rm -rf build'? [y/N] "]);
+    expect(asked).toEqual(["execute 'rm -rf build'? [y/N/e] "]);
+  });
+});
+
+describe('ApprovalGate: edit before run', () => {
+  it('e puts the command on the line; Enter runs the edited command', async () => {
+    const asked: string[] = [];
+    const prefills: (string | undefined)[] = [];
+    const answers = ['e', 'ls -l'];
+    const gate = new ApprovalGate({
+      policy: { confirmCommands: true, permissions: { allow: [], confirm: [], deny: [] }, autoApprove: [] },
+      ask: async (q, prefill) => (asked.push(q), prefills.push(prefill), answers.shift() ?? null),
+      show: () => {},
+    });
+    const r = await gate.command('ls -la', signal);
+    expect(r).toMatchObject({ approved: true, command: 'ls -l', by: 'user' });
+    expect(asked).toEqual(["execute 'ls -la'? [y/N/e] ", 'edit: ']);
+    expect(prefills).toEqual([undefined, 'ls -la']);
+  });
+
+  it('an edit into a destructive command is asked about again', async () => {
+    const { gate, asked } = gateWith(['e', 'rm -rf build', 'n']);
+    const r = await gate.command('ls', signal);
+    expect(r).toMatchObject({ approved: false, command: 'rm -rf build' });
+    expect(asked).toEqual(["execute 'ls'? [y/N/e] ", 'edit: ', "execute 'rm -rf build'? [y/N/e] "]);
+  });
+
+  it('an edit into a denied command does not run', async () => {
+    const { gate } = gateWith(['e', 'sudo ls'], { permissions: { allow: [], confirm: [], deny: ['sudo *'] } });
+    expect(await gate.command('ls', signal)).toMatchObject({ approved: false, command: 'sudo ls', decision: { verdict: 'deny' } });
+  });
+
+  it('an empty edit declines', async () => {
+    const { gate } = gateWith(['e', '   ']);
+    expect((await gate.command('ls', signal)).approved).toBe(false);
   });
 });
 

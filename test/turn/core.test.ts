@@ -163,14 +163,14 @@ describe('turn core: text replies and CMD: offers', () => {
     const t = setup({ config: config(data), steps: [{ text: 'Try this:\nCMD: ls -la\n' }], answers });
     await t.core.ask('list files', 'fast', signal());
     expect(t.ran).toEqual(expectedRuns);
-    if (answers && answers.length) expect(t.questions).toEqual(["execute 'ls -la'? [y/N] "]);
+    if (answers && answers.length) expect(t.questions).toEqual(["execute 'ls -la'? [y/N/e] "]);
     if (status) expect(t.statuses().some((m) => status.test(m))).toBe(true);
   });
 
   it('offers CMD: lines of the final text only, in order, and runs the approved ones as typed lines', async () => {
     const t = setup({ steps: [{ text: 'CMD: echo one\nnot CMD: this\n  CMD: indented\nCMD: echo two' }], answers: ['y', 'n'] });
     await t.core.ask('go', 'fast', signal());
-    expect(t.questions).toEqual(["execute 'echo one'? [y/N] ", "execute 'echo two'? [y/N] "]);
+    expect(t.questions).toEqual(["execute 'echo one'? [y/N/e] ", "execute 'echo two'? [y/N/e] "]);
     expect(t.ran).toEqual(['echo one']);
     expect(t.pending.text).toBe("[exec output]\n$ echo one\nran echo one\n[exit 0]\n[aish] CMD not run, declined by the user: echo two");
   });
