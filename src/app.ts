@@ -67,7 +67,7 @@ export function createApp(opts: AppOptions): Repl {
   const ask: AskFn | null = io.isTTY ? (question, prefill) => repl?.ask(question, prefill) ?? Promise.resolve(null) : null;
 
   const pending = new PendingOutput();
-  const sessions = new SessionStore({ historyDir, enabled: true, startedAt: opts.startedAt ?? new Date(), model: config.default_model, version, onStatus: status, redact });
+  const sessions = new SessionStore({ historyDir, enabled: true, startedAt: opts.startedAt ?? new Date(), model, version, onStatus: status, redact });
   const memory = MemoryStore.open(historyDir, { redact });
   const mcp = createRegistry(config, env, version, render);
   const shell = new ShellRunner({ shell: config.shell, cwd: opts.cwd, env, isTTY: io.isTTY, view: render, pending });

@@ -77,7 +77,7 @@ export class SessionStore implements SessionRecorder {
   }
 
   summary(summary: string): void {
-    this.#log?.appendSummary(summary);
+    this.#ensureLog()?.appendSummary(summary);
   }
 
   /** `:reset`: the log ends here, unchanged; the next turn starts a new one. */

@@ -63,6 +63,7 @@ export const sessionCommands: MetaCommand[] = [
     run(args, ctx) {
       const name = args.trim();
       if (!name) throw new UsageError('usage: :save <name>');
+      if (ctx.core.context.length === 0) throw new UsageError('nothing to save yet: the conversation is empty');
       const file = ctx.sessions.save(name);
       ctx.render.status(`session saved as ${path.basename(file, '.jsonl')}`);
     },

@@ -83,6 +83,13 @@ export async function runNorris(goal: string, host: NorrisHost, signal: AbortSig
       if (result.outcome === 'failed') return 'error';
       if (aborted) return 'aborted';
       if (!(await escalate())) return 'aborted';
+      // A reply cut off mid-stream may end inside a command: nothing of it runs, and the model is
+      // asked to say it again.
+      if (result.outcome === 'done' && result.cut) {
+        host.status('[Norris] the reply was cut off: none of its commands run');
+        content = `[Norris] step ${step}: your reply was cut off before it finished; say again what to do.`;
+        continue;
+      }
 
       let ranCommands = false;
       for (const command of extractCmdLines(result.text)) {
@@ -95,6 +102,7 @@ export async function runNorris(goal: string, host: NorrisHost, signal: AbortSig
           continue;
         }
         if (decision.verdict === 'allow' && host.secondOpinion && (await host.secondOpinion(command, signal))) {
+          if (signal.aborted) return 'halted';
           decision = { verdict: 'ask', reason: 'second opinion disagrees' };
         }
         if (decision.verdict === 'ask') {

@@ -18,7 +18,7 @@ export function createSecondOpinion(
   return async (command, signal) => {
     const known = cache.get(command);
     if (known !== undefined) return known;
-    let halt = true;
+    let halt: boolean;
     try {
       const answer = await askOnce(model, [
         { role: 'system', content: SECOND_OPINION_PROMPT },
@@ -26,7 +26,8 @@ export function createSecondOpinion(
       ], { env, signal, maxTokens: 5, redact });
       halt = !/^no\b/i.test(answer);
     } catch {
-      halt = true;
+      // Cancelled: no answer to remember. Any other failure: HALT, and ask again next time.
+      return true;
     }
     cache.set(command, halt);
     return halt;

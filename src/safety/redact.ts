@@ -14,6 +14,12 @@ export interface Secret {
 }
 
 const SECRET_NAME = /KEY|TOKEN|SECRET|PASSW(OR)?D|CREDENTIAL/i;
+/**
+ * `NAME=value` where NAME looks secret, in any text (`export API_KEY=sk-…`, `TOKEN=… cmd`): the
+ * value is redacted even before it reaches the environment. Values stop at quotes and backslashes,
+ * so the pattern never eats into the JSON a line is embedded in.
+ */
+const SECRET_ASSIGNMENT = /\b([A-Za-z_][A-Za-z0-9_]*(?:KEY|TOKEN|SECRET|PASSW(?:OR)?D|CREDENTIAL)[A-Za-z0-9_]*)=(?:'([^'\\\n]{8,})'|([^\s"'\\]{8,}))/gi;
 /** Shorter values are left alone: they would match ordinary words and numbers. */
 export const MIN_SECRET_CHARS = 8;
 
@@ -57,6 +63,6 @@ export class Redactor {
       const escaped = JSON.stringify(value).slice(1, -1);
       if (escaped !== value) out = out.split(escaped).join(placeholder);
     }
-    return out;
+    return out.replace(SECRET_ASSIGNMENT, (whole, name: string, quoted?: string) => (quoted === undefined ? `${name}=[redacted:${name}]` : `${name}='[redacted:${name}]'`));
   };
 }

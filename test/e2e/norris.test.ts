@@ -155,3 +155,19 @@ describe('typing while Norris runs', () => {
   });
 });
 
+describe('Norris and a cut-off reply', () => {
+  it('runs none of the commands of a reply cut off mid-stream and asks the model again', async () => {
+    h.writeConfig({ models: { fast: { endpoint: server.url, model: 'm' } } });
+    const marker = path.join(h.cwd, 'cut-marker');
+    server.enqueue(
+      { type: 'sse', done: false, events: [{ choices: [{ index: 0, delta: { content: `CMD: touch ${marker}` } }] }] },
+      textReply(['GOAL: complete']),
+    );
+    const r = await runAish({ cwd: h.cwd, env: h.env, stdin: ':norris make a marker\n' });
+    expect(r.stderr).toContain('[Norris] the reply was cut off: none of its commands run');
+    expect(existsSync(marker)).toBe(false);
+    expect(server.requests[1]!.body.messages.at(-1).content).toContain('your reply was cut off before it finished');
+    expect(r.stderr).toContain('[Norris] done');
+  });
+});
+

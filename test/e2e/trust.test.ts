@@ -189,6 +189,10 @@ describe('no secret leaves', () => {
       await t.waitFor(/exit 0/);
       t.line(`echo ${SECRETS.DB_PASSWORD}`);
       await t.waitFor(/exit 0[\s\S]*exit 0/);
+      // A secret typed before it is in the environment is still caught by its name.
+      t.line('export NEW_SERVICE_TOKEN=typed-secret-0005');
+      t.line('echo after');
+      await t.waitFor(/after\r?\n/);
       t.line(':quit');
       await t.exited;
     } finally {
@@ -198,5 +202,7 @@ describe('no secret leaves', () => {
     expect(history).not.toContain('hidden-line');
     expect(history).toContain('echo [redacted:DB_PASSWORD]');
     expect(history).not.toContain(SECRETS.DB_PASSWORD);
+    expect(history).toContain('export NEW_SERVICE_TOKEN=[redacted:NEW_SERVICE_TOKEN]');
+    expect(history).not.toContain('typed-secret-0005');
   });
 });

@@ -60,3 +60,23 @@ describe('Redactor', () => {
     expect(redact('new-secret-value')).toBe('[redacted:LATE_TOKEN]');
   });
 });
+
+describe('secret-looking assignments in any text', () => {
+  const { redact } = Redactor.forEnv(() => ({}), config());
+  it.each<[string, string]>([
+    ['export OPENAI_API_KEY=sk-live-123456789', 'export OPENAI_API_KEY=[redacted:OPENAI_API_KEY]'],
+    ["GH_TOKEN='ghp_abcdefgh12' gh pr list", "GH_TOKEN='[redacted:GH_TOKEN]' gh pr list"],
+    ['db_password=hunter2hunter2 ./run', 'db_password=[redacted:db_password] ./run'],
+    ['API_KEY=short ok', 'API_KEY=short ok'],
+    ['PATH=/usr/local/bin:/usr/bin', 'PATH=/usr/local/bin:/usr/bin'],
+  ])('%j', (text, expected) => {
+    expect(redact(text)).toBe(expected);
+  });
+
+  it('keeps a JSON body valid around a redacted assignment', () => {
+    const body = JSON.stringify({ content: 'run: export MY_SECRET=abcdefghijkl"quoted"\nnext' });
+    const out = redact(body);
+    expect(out).not.toContain('abcdefghijkl');
+    expect(JSON.parse(out).content).toBe('run: export MY_SECRET=[redacted:MY_SECRET]"quoted"\nnext');
+  });
+});
