@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { Config } from './config/schema.js';
 import { PendingOutput } from './context/pending-output.js';
 import { historyDirOf } from './history/format.js';
+import { SavedPrompts } from './history/saved-prompts.js';
 import { SessionStore } from './history/session.js';
 import type { Io } from './io.js';
 import { createRegistry } from './mcp/startup.js';
@@ -17,6 +18,7 @@ import { memoryCommands } from './meta/memory.js';
 import { norrisCommands } from './meta/norris.js';
 import { permsCommands } from './meta/perms.js';
 import { projectCommands } from './meta/project.js';
+import { promptCommands } from './meta/prompt.js';
 import { routeCommands } from './meta/route.js';
 import { sessionCommands } from './meta/session.js';
 import { NorrisMode } from './norris/mode.js';
@@ -43,6 +45,8 @@ export interface AppOptions {
   cwd: string;
   /** Where input history and sessions live; undefined turns persistence off. */
   stateDir: string | undefined;
+  /** Where saved prompts live (aish's XDG data dir); undefined keeps none. */
+  dataDir?: string | undefined;
   version: string;
   /** `--model NAME`. */
   model?: string | undefined;
@@ -98,7 +102,7 @@ export function createApp(opts: AppOptions): Repl {
     config,
     env,
     render,
-    commands: [...coreCommands, ...sessionCommands, ...mcpCommands, ...routeCommands, ...norrisCommands, ...memoryCommands, ...permsCommands, ...projectCommands],
+    commands: [...coreCommands, ...sessionCommands, ...mcpCommands, ...routeCommands, ...norrisCommands, ...memoryCommands, ...permsCommands, ...projectCommands, ...promptCommands],
     core,
     sessions,
     shell,
@@ -107,6 +111,7 @@ export function createApp(opts: AppOptions): Repl {
     norris,
     gate,
     project,
+    prompts: new SavedPrompts(opts.dataDir),
     redact,
     model,
     inputHistoryFile: historyDir ? path.join(historyDir, 'input_history') : undefined,

@@ -16,7 +16,7 @@ import { readPiped, runOneShot } from './one-shot.js';
 import type { CliOptions } from './cli.js';
 import { ConfigError, FatalError, UsageError, describeError, errorMessage } from './errors.js';
 import type { Io } from './io.js';
-import { xdgState } from 'xdg-basedir';
+import { xdgData, xdgState } from 'xdg-basedir';
 
 declare const AISH_VERSION: string;
 const VERSION = typeof AISH_VERSION === 'string' ? AISH_VERSION : '0.0.0-dev';
@@ -74,6 +74,7 @@ async function main(shutdown: Shutdown): Promise<number> {
       env,
       cwd,
       stateDir: STATE_DIR,
+      dataDir: xdgData ? path.join(xdgData, 'aish') : undefined,
       version: VERSION,
       model: cli.model,
       resume: cli.resume,

@@ -2,6 +2,7 @@
 // and Tab completion, so a command exists in all three or in none.
 
 import type { Config } from '../config/schema.js';
+import type { SavedPrompts } from '../history/saved-prompts.js';
 import type { SessionStore } from '../history/session.js';
 import type { McpRegistry } from '../mcp/registry.js';
 import type { MemoryStore } from '../memory/store.js';
@@ -31,6 +32,10 @@ export interface MetaContext {
   readonly gate: ApprovalGate;
   /** The preset user lines go to. */
   activeModel: string;
+  /** Saved prompts (`:prompt`). */
+  readonly prompts: SavedPrompts;
+  /** The last line sent to the model as typed (before `@file` attachments), or null. */
+  readonly lastQuestion: string | null;
   /** Runs Norris toward `goal` until it ends; lines typed meanwhile reach it. */
   runNorris(goal: string, signal: AbortSignal): Promise<void>;
   /** Sends text to the model as a user turn, whatever the line router would say. */

@@ -7,6 +7,7 @@
 import { preloadBroker } from '../broker/stream.js';
 import type { Config } from '../config/schema.js';
 import { FatalError, describeError, errorMessage } from '../errors.js';
+import type { SavedPrompts } from '../history/saved-prompts.js';
 import type { SessionStore } from '../history/session.js';
 import type { Io } from '../io.js';
 import { classify, misfiredProse } from '../line-router.js';
@@ -44,6 +45,7 @@ export interface ReplParts {
   gate: ApprovalGate;
   /** The `[project]` block of the current directory (`:tree`). */
   project: ProjectContext;
+  prompts: SavedPrompts;
   /** Applied to input history lines before they are written. */
   redact: (text: string) => string;
   /** The preset user lines go to at start (`--model`, else `default_model`). */
@@ -67,7 +69,9 @@ export class Repl implements MetaContext {
   readonly memory: MemoryStore;
   readonly norris: NorrisMode;
   readonly gate: ApprovalGate;
+  readonly prompts: SavedPrompts;
   activeModel: string;
+  #lastQuestion: string | null = null;
 
   readonly #parts: ReplParts;
   readonly #io: Io;
@@ -93,6 +97,7 @@ export class Repl implements MetaContext {
     this.memory = parts.memory;
     this.norris = parts.norris;
     this.gate = parts.gate;
+    this.prompts = parts.prompts;
     this.activeModel = parts.model;
   }
 
@@ -208,6 +213,10 @@ export class Repl implements MetaContext {
     }
   }
 
+  get lastQuestion(): string | null {
+    return this.#lastQuestion;
+  }
+
   /** Runs `work` (a command Norris decided on) with the terminal given back to it. */
   holdTerminal<T>(work: () => Promise<T>): Promise<T> {
     return this.#reader ? this.#reader.hold(work) : work();
@@ -229,6 +238,7 @@ export class Repl implements MetaContext {
   async askModel(text: string, signal: AbortSignal): Promise<void> {
     const attached = attachMentions(text, this.shell.cwd, this.shell.env.HOME, this.config.shell.capture_max_chars);
     for (const note of attached.notes) this.render.status(note);
+    this.#lastQuestion = text;
     this.#turn++;
     await this.core.ask(attached.text, this.activeModel, signal);
   }

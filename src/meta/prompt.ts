@@ -1,0 +1,42 @@
+// :prompt save <name> keeps the last question sent to the model; :prompt <name> [args] sends it
+// again with the args appended; :prompt lists them; :prompt forget <name> removes one.
+
+import { UsageError } from '../errors.js';
+import type { MetaCommand } from './types.js';
+
+export const promptCommands: MetaCommand[] = [
+  {
+    name: 'prompt',
+    usage: '[save <name> | forget <name> | <name> [args]]',
+    summary: 'saved prompts: save the last question, send one again with args, list them',
+    complete: (prefix, ctx) => ['save', 'forget', ...Object.keys(ctx.prompts.list())].filter((w) => w.startsWith(prefix)),
+    async run(args, ctx, signal) {
+      const [first = '', ...rest] = args.trim().split(/\s+/).filter(Boolean);
+      if (first === '') {
+        const all = Object.entries(ctx.prompts.list());
+        const width = Math.max(0, ...all.map(([name]) => name.length));
+        ctx.render.info(all.length ? all.map(([name, text]) => `${name.padEnd(width)}  ${text.replace(/\s+/g, ' ')}`).join('\n') : 'no saved prompts (:prompt save <name> keeps the last question)');
+        return;
+      }
+      if (first === 'save') {
+        const name = rest[0];
+        if (!name || rest.length > 1) throw new UsageError('usage: :prompt save <name>');
+        const last = ctx.lastQuestion;
+        if (last === null) throw new UsageError('no question sent to the model yet');
+        ctx.prompts.save(name, last);
+        ctx.render.status(`saved prompt ${name}`);
+        return;
+      }
+      if (first === 'forget') {
+        const name = rest[0];
+        if (!name) throw new UsageError('usage: :prompt forget <name>');
+        if (!ctx.prompts.forget(name)) throw new UsageError(`no saved prompt named ${name}`);
+        ctx.render.status(`forgot prompt ${name}`);
+        return;
+      }
+      const saved = ctx.prompts.get(first);
+      if (saved === undefined) throw new UsageError(`no saved prompt named ${first} (:prompt lists them)`);
+      await ctx.askModel(rest.length ? `${saved} ${rest.join(' ')}` : saved, signal);
+    },
+  },
+];
