@@ -18,6 +18,7 @@ export default defineConfig({
       // max_tokens: 2048,                // omitted from the request unless set
       timeout_ms: 60_000, // connect / first byte / gap between chunks; default 60000
       headers: {}, // extra HTTP headers for this endpoint
+      // price_in: 0, price_out: 0,        // per million tokens, for :cost (unset: 0, a local server)
     },
     deep: { endpoint: 'http://127.0.0.1:8080/v1', model: 'qwen3-32b' },
     cloud: { endpoint: 'https://openrouter.ai/api/v1', model: 'anthropic/claude-sonnet-4', key_env: 'OPENROUTER_API_KEY' },

@@ -26,6 +26,10 @@ export const modelSchema = z.strictObject({
   max_tokens: positiveInt.optional(),
   timeout_ms: positiveInt.default(60_000),
   headers: z.record(z.string(), z.string()).default({}),
+  /** Price per million prompt tokens (`:cost`); unset counts as 0 (a local server). */
+  price_in: z.number().min(0).optional(),
+  /** Price per million completion tokens. */
+  price_out: z.number().min(0).optional(),
 });
 
 const mcpServerSchema = z

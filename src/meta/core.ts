@@ -2,6 +2,7 @@
 
 import { explainRoute } from '../line-router.js';
 import { UsageError } from '../errors.js';
+import { formatCost } from '../turn/usage.js';
 import type { MetaCommand } from './types.js';
 
 export const coreCommands: MetaCommand[] = [
@@ -100,6 +101,14 @@ export const coreCommands: MetaCommand[] = [
     async run(args, ctx, signal) {
       if (args.trim() === '') throw new UsageError('usage: :ask <text>');
       await ctx.askModel(args.trim(), signal);
+    },
+  },
+  {
+    name: 'cost',
+    usage: '',
+    summary: "this session's tokens and cost, by preset and in total",
+    run(_args, ctx) {
+      ctx.render.info(formatCost(ctx.core.usage));
     },
   },
   {

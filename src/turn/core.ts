@@ -18,6 +18,7 @@ import { withFallback } from '../model-routing/fallback.js';
 import { withRetryAfter } from '../model-routing/retry-after.js';
 import type { ModelAccess } from './model-client.js';
 import { runRequest, type RequestResult } from './tool-loop.js';
+import { UsageLedger } from './usage.js';
 import type { ApprovalGate, ToolGate } from '../safety/gate.js';
 import type { ToolHost, TurnObserver } from './types.js';
 
@@ -63,12 +64,15 @@ export class TurnCore {
   readonly context: Context;
   readonly pending: PendingOutput;
   readonly routing: RoutingState;
+  /** Tokens and cost of this session's requests, by preset (`:cost`). */
+  readonly usage: UsageLedger;
   readonly #parts: TurnCoreParts;
   #proposed: readonly string[] = [];
 
   constructor(parts: TurnCoreParts) {
     this.#parts = parts;
     this.pending = parts.pending;
+    this.usage = new UsageLedger(parts.config);
     const { config, observer } = parts;
     const c = config.context;
     this.routing = { auto: config.routing.auto, cloudFallback: config.routing.cloud_fallback };
@@ -118,8 +122,8 @@ export class TurnCore {
     // Norris leaves the middle blocks out of its system message (SPEC §5).
     const project = options.norrisSuffix ? null : await this.#parts.project();
     const client = withFallback(
-      withRetryAfter(models.client(modelName), status),
-      fallbackName ? models.client(fallbackName) : undefined,
+      withRetryAfter(this.usage.counting(models.client(modelName)), status),
+      fallbackName ? this.usage.counting(models.client(fallbackName)) : undefined,
       () => this.routing.cloudFallback,
       status,
     );

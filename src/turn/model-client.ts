@@ -3,6 +3,7 @@
 // the preset a session starts on.
 
 import { askOnce } from '../broker/ask-once.js';
+import { BrokerError } from '../broker/errors.js';
 import { chatStream } from '../broker/stream.js';
 import type { ChatMessage, ModelClient } from '../broker/types.js';
 import type { Config } from '../config/schema.js';
@@ -18,8 +19,10 @@ export interface ModelAccess {
 
 /** The presets of `config`, through the broker; every body sent passes `redact`. */
 export function presetModels(config: Config, env: Record<string, string | undefined>, redact: (text: string) => string): ModelAccess {
+  // Presets whose server refused `stream_options` (a 400 naming it), remembered for the session.
+  const noStreamOptions = new Set<string>();
   return {
-    client: (name) => presetClient(config, env, name, redact),
+    client: (name) => presetClient(config, env, name, redact, noStreamOptions),
     askOnce: (name, messages, limits) => {
       const model = config.models[name];
       if (!model) throw new UsageError(`no preset named "${name}"`);
@@ -28,15 +31,34 @@ export function presetModels(config: Config, env: Record<string, string | undefi
   };
 }
 
-/** The client for preset `name`; throws UsageError for an unknown preset. */
-export function presetClient(config: Config, env: Record<string, string | undefined>, name: string, redact: (text: string) => string): ModelClient {
+/**
+ * The client for preset `name`; throws UsageError for an unknown preset. Token usage is always
+ * asked for (`stream_options.include_usage`); a server that refuses the field with a 400 naming it
+ * is asked again without it, once, and not asked for it again this session (`refused`).
+ */
+export function presetClient(
+  config: Config,
+  env: Record<string, string | undefined>,
+  name: string,
+  redact: (text: string) => string,
+  refused: Set<string> = new Set(),
+): ModelClient {
   const model = config.models[name];
   if (!model) throw new UsageError(`no preset named "${name}"`);
-  // Usage figures are asked for only when they are shown (`ui.show_stats`).
-  const extra = config.ui.show_stats ? { extraBody: { stream_options: { include_usage: true } } } : {};
+  const send = (withUsage: boolean, messages: ChatMessage[], onEvent: Parameters<ModelClient['stream']>[1], opts: Parameters<ModelClient['stream']>[2]) =>
+    chatStream(model, messages, onEvent, { env, redact, ...opts, ...(withUsage ? { extraBody: { stream_options: { include_usage: true } } } : {}) });
   return {
     name,
-    stream: (messages, onEvent, opts) => chatStream(model, messages, onEvent, { env, redact, ...opts, ...extra }),
+    async stream(messages, onEvent, opts) {
+      if (refused.has(name)) return send(false, messages, onEvent, opts);
+      try {
+        return await send(true, messages, onEvent, opts);
+      } catch (err) {
+        if (!(err instanceof BrokerError) || err.status !== 400 || err.receivedDelta || !/stream_options|include_usage/i.test(err.message)) throw err;
+        refused.add(name);
+        return send(false, messages, onEvent, opts);
+      }
+    },
   };
 }
 

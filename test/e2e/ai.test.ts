@@ -290,10 +290,44 @@ describe('ui.show_stats', () => {
     expect(r.stderr).toMatch(/\[aish\] 12 → 3 tokens · 0 tool calls · \d+\.\d s/);
   });
 
-  it('is off by default and then sends no stream_options', async () => {
+  it('is off by default: no stats line, but usage is still asked for (for :cost)', async () => {
     server.enqueue(textReply(['hi']));
     const r = await run('hello\n');
-    expect(server.requests[0]!.body).not.toHaveProperty('stream_options');
+    expect(server.requests[0]!.body.stream_options).toEqual({ include_usage: true });
     expect(r.stderr).not.toContain('tool calls');
+  });
+});
+
+describe('usage and cost', () => {
+  const withUsage = (pieces: string[], prompt: number, completion: number) => {
+    const reply = textReply(pieces);
+    if (reply.type === 'sse') reply.events.push({ id: 'x', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [], usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion } });
+    return reply;
+  };
+
+  it(':cost sums reported usage by preset with its prices, and marks estimates with ~', async () => {
+    h.writeConfig({
+      models: { fast: { endpoint: server.url, model: 'm' }, cloud: { endpoint: server.url, model: 'c', price_in: 2, price_out: 10 } },
+    });
+    server.enqueue(withUsage(['one'], 1000, 100), withUsage(['two'], 500000, 100000), textReply(['no usage here']));
+    const r = await run(':model cloud\nfirst\n:model fast\nsecond\n:model cloud\nthird\n:cost\n');
+    // cloud's two requests: one reported (1000 in, 100 out: $0.0030 at 2 and 10 per million), one estimated.
+    expect(r.stdout).toMatch(/^cloud +2 +~\d+ +~\d+ +\$\d+\.\d{4}$/m);
+    expect(r.stdout).toMatch(/^fast +1 +500000 +100000 +\$0\.0000$/m);
+    expect(r.stdout).toMatch(/^total +3 /m);
+    expect(r.stdout).toContain('~ estimated (chars / 4): the server reported no usage');
+  });
+
+  it('a backend that refuses stream_options with a 400 is asked again without it, and not asked for it again', async () => {
+    server.enqueue(
+      { type: 'raw', status: 400, body: '{"error":{"message":"Unrecognized request argument supplied: stream_options"}}' },
+      textReply(['first answer']),
+      textReply(['second answer']),
+    );
+    const r = await run('one\ntwo\n:cost\n');
+    expect(r.stdout).toContain('first answer');
+    expect(r.stdout).toContain('second answer');
+    expect(server.requests.map((q) => 'stream_options' in q.body)).toEqual([true, false, false]);
+    expect(r.stderr).not.toContain('HTTP 400');
   });
 });
