@@ -7,11 +7,10 @@ import os from 'node:os';
 import path from 'node:path';
 import tty from 'node:tty';
 import { fileURLToPath } from 'node:url';
-import { createApp } from './app.js';
+// Only what `--help`, `--version` and a bad flag need is imported up front: the rest of the program
+// is loaded after argv is read (dynamic imports, each its own chunk; docs/performance.md).
 import { HELP, parseCli } from './cli.js';
-import { loadConfig } from './config/load.js';
 import type { Config } from './config/schema.js';
-import { runOneShot } from './one-shot.js';
 import type { CliOptions } from './cli.js';
 import { ConfigError, FatalError, UsageError, describeError, errorMessage } from './errors.js';
 import type { Io } from './io.js';
@@ -40,6 +39,7 @@ async function main(shutdown: Shutdown): Promise<number> {
 
   const home = env.HOME || os.homedir();
   const cwd = process.cwd();
+  const { loadConfig } = await import('./config/load.js');
   let loaded;
   try {
     loaded = await loadConfig({
@@ -62,6 +62,7 @@ async function main(shutdown: Shutdown): Promise<number> {
   // Prompts, line editing and colour need a terminal on both ends.
   const io = createIo(Boolean(process.stdin.isTTY && process.stdout.isTTY));
 
+  const { createApp } = await import('./app.js');
   let app: ReturnType<typeof createApp>;
   try {
     app = createApp({
@@ -104,6 +105,7 @@ async function oneShot(cli: CliOptions, config: Config, env: Record<string, stri
   shutdown.stopWith(() => controller.abort());
   // stdin may be a pipe here; the reply is decorated when both output streams are a terminal.
   const io = createIo(Boolean(process.stdout.isTTY && process.stderr.isTTY));
+  const { runOneShot } = await import('./one-shot.js');
   try {
     return await runOneShot({ io, config, env, version: VERSION, prompt: cli.prompt!, stdinText, model: cli.model, signal: controller.signal });
   } catch (err) {
