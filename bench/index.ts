@@ -1,32 +1,78 @@
-// `npm run bench`: every benchmark, each printing its figures and its ratio against a baseline
-// measured in the same run. Figures, not assertions: these machines are shared and noisy.
+// `npm run bench`: every benchmark, each printing its figure, the baseline measured in the same run
+// and the ratio, with the target of issue 17 and docs/performance.md. Figures, not assertions:
+// these machines are shared and noisy. `npm run bench -- startup stream` runs only those groups
+// (startup, stream, inprocess, mcp, resume).
 
+import { fixtureStdio } from '../test/support/mcp-servers.js';
 import { benchStartup } from './startup.js';
 
-const startup = await benchStartup();
-console.log(
-  `startup      launch to prompt ${startup.readyMs.toFixed(1)} ms (median of 21) | bare node -e 0 ${startup.bareMs.toFixed(1)} ms | ratio ${startup.ratio.toFixed(2)} (target <= 2.0)`,
-);
+const row = (name: string, figure: string, baseline: string, ratio: string, target: string) =>
+  console.log(`${name.padEnd(44)} ${figure.padStart(11)} | ${baseline.padEnd(36)} | ratio ${ratio.padStart(5)} | target ${target}`);
+const ms = (x: number) => `${x.toFixed(1)} ms`;
+const only = new Set(process.argv.slice(2));
+const want = (group: string) => only.size === 0 || only.has(group);
 
-const { benchStream } = await import('./stream.js');
-const stream = await benchStream();
-console.log(
-  `stream       20 000 deltas through the broker ${stream.brokerMs.toFixed(1)} ms CPU | bare eventsource-parser loop ${stream.bareMs.toFixed(1)} ms | ratio ${stream.ratio.toFixed(2)} (target <= 1.5)`,
-);
-console.log(`first char   first byte on the socket to first text event: ${stream.firstByteToFirstCharMs.toFixed(2)} ms median (target < 2 ms)`);
+const START_TARGETS: Record<string, string> = {
+  '--version, launch to exit': '<= 1.1',
+  '--help, launch to exit': '<= 1.1',
+  'piped, empty stdin: launch to exit': '<= 1.5',
+  'pty, launch to first prompt': '<= 1.3',
+  'pty, 3 MCP servers: launch to first prompt': 'prompt before they connect',
+};
+if (want('startup')) {
+  const mcpServers = { one: fixtureStdio(), two: fixtureStdio(), three: fixtureStdio() };
+  for (const f of await benchStartup(21, mcpServers)) {
+    row(f.name, ms(f.ms), `node -e 0 ${ms(f.bareMs)} (median of 21)`, f.ratio.toFixed(2), START_TARGETS[f.name] ?? '');
+  }
+}
 
-const { benchMcp } = await import('./mcp.js');
-const mcp = await benchMcp();
-console.log(
-  `mcp call     callTool through aish's session ${mcp.sessionMs.toFixed(2)} ms | raw SDK client ${mcp.rawMs.toFixed(2)} ms | ratio ${mcp.ratio.toFixed(2)} (target <= 1.1)`,
-);
-console.log(
-  `mcp start    three servers connected in parallel ${mcp.startupThreeMs.toFixed(0)} ms | slowest single ${mcp.slowestSingleMs.toFixed(0)} ms | sum of singles ${mcp.sumSingleMs.toFixed(0)} ms`,
-);
+if (want('stream')) await streamEndToEnd();
+if (want('inprocess')) await streamInProcess();
+if (want('mcp')) await mcpFigures();
+if (want('resume')) await resumeFigures();
 
-const { benchResume } = await import('./resume.js');
-for (const r of await benchResume()) {
-  console.log(
-    `resume       ${String(r.lines).padStart(6)} lines ${r.loadMs.toFixed(1).padStart(7)} ms | bare readline+JSON.parse ${r.bareMs.toFixed(1).padStart(7)} ms | ratio ${(r.loadMs / r.bareMs).toFixed(2)} | ${r.keptTurns} turns kept, heap after load ${r.heapMb.toFixed(1)} MB (target: linear, 100 000 lines < 1 s)`,
-  );
+async function streamEndToEnd(): Promise<void> {
+  const { benchStreamE2e } = await import('./stream-e2e.js');
+  const e2e = await benchStreamE2e();
+  for (const f of e2e.figures) {
+    const what = f.mode === 'piped' ? 'piped' : 'tty, markdown';
+    row(`stream CPU, 100 000 deltas, ${what}`, ms(f.aishMs), `bare-client.mjs ${ms(f.bareMs)}`, f.ratio.toFixed(2), f.mode === 'piped' ? '<= 1.3' : '<= 2.0');
+  }
+  for (const f of e2e.figures) {
+    const above = (f.peakKb - f.idleKb) * 1024;
+    row(
+      `peak RSS above idle, 100 000 deltas, ${f.mode}`,
+      `${(above / 1e6).toFixed(1)} MB`,
+      `reply text ${(e2e.replyChars / 1e6).toFixed(2)} MB`,
+      (above / e2e.replyChars).toFixed(2),
+      `<= 1.5 (peak ${(f.peakKb / 1024).toFixed(1)} MB, idle ${(f.idleKb / 1024).toFixed(1)} MB; ${(above / e2e.wireBytes).toFixed(2)}x the ${(e2e.wireBytes / 1e6).toFixed(1)} MB on the wire)`,
+    );
+  }
+}
+
+async function streamInProcess(): Promise<void> {
+  const { benchStream } = await import('./stream.js');
+  const stream = await benchStream();
+  row('stream CPU in-process, 20 000 deltas', ms(stream.brokerMs), `bare parser loop ${ms(stream.bareMs)}`, stream.ratio.toFixed(2), '<= 1.3');
+  row('first byte to first character written', `${stream.firstByteToFirstCharMs.toFixed(2)} ms`, '(median of 51)', '-', '< 2 ms');
+}
+
+async function mcpFigures(): Promise<void> {
+  const { benchMcp } = await import('./mcp.js');
+  const mcp = await benchMcp();
+  row('mcp callTool round trip', `${mcp.sessionMs.toFixed(2)} ms`, `raw SDK client ${mcp.rawMs.toFixed(2)} ms`, mcp.ratio.toFixed(2), '<= 1.1');
+  row('mcp: three servers connected in parallel', `${mcp.startupThreeMs.toFixed(0)} ms`, `slowest single ${mcp.slowestSingleMs.toFixed(0)} ms, sum ${mcp.sumSingleMs.toFixed(0)} ms`, (mcp.startupThreeMs / mcp.slowestSingleMs).toFixed(2), 'close to the slowest single');
+}
+
+async function resumeFigures(): Promise<void> {
+  const { benchResume } = await import('./resume.js');
+  for (const r of await benchResume()) {
+    row(
+      `resume ${r.lines} lines (${r.keptTurns} turns kept, heap ${r.heapMb.toFixed(1)} MB)`,
+      ms(r.loadMs),
+      `readline+JSON.parse ${ms(r.bareMs)}`,
+      (r.loadMs / r.bareMs).toFixed(2),
+      'linear, 100 000 lines < 1 s',
+    );
+  }
 }

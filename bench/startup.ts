@@ -1,28 +1,66 @@
-// Start-up: median time from launch to the first prompt on a pseudo-terminal, with a config file
-// present and no MCP servers, against a bare `node -e 0` measured in the same run, interleaved.
+// Start-up, as a person and a script see it, each against a bare `node -e 0` measured in the same
+// run, interleaved, medians: launch to exit for `--version`, `--help` and a piped run that starts,
+// reads EOF on an empty stdin and exits (with a config file); launch to the first prompt on a
+// pseudo-terminal (config file, no MCP servers; and with three slow MCP servers configured).
 
 import { spawn as spawnPty } from 'node-pty';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { median } from './stats.js';
 
 const aish = path.join(process.cwd(), 'dist', 'aish.js');
 
-import { median } from './stats.js';
+export interface Figure {
+  name: string;
+  ms: number;
+  bareMs: number;
+  ratio: number;
+}
 
-function timeBare(): Promise<number> {
-  return new Promise((resolve) => {
+interface BenchHome {
+  cwd: string;
+  env: Record<string, string>;
+}
+
+/** A temp HOME with `<cwd>/.aishrc.json` holding `config`. */
+export function benchHome(config: unknown): BenchHome {
+  const home = mkdtempSync(path.join(tmpdir(), 'aish-bench-'));
+  const cwd = path.join(home, 'project');
+  mkdirSync(cwd);
+  writeFileSync(path.join(cwd, '.aishrc.json'), JSON.stringify(config));
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: home,
+    TERM: 'xterm-256color',
+    LANG: 'C.UTF-8',
+    XDG_STATE_HOME: path.join(home, 'state'),
+    XDG_CONFIG_HOME: path.join(home, 'config'),
+  };
+  return { cwd, env };
+}
+
+function since(t0: bigint): number {
+  return Number(process.hrtime.bigint() - t0) / 1e6;
+}
+
+/** Launch to exit of `node args`, stdin an empty pipe. */
+function timeExit(args: string[], where?: BenchHome): Promise<number> {
+  return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
-    const child = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' });
-    child.on('exit', () => resolve(Number(process.hrtime.bigint() - t0) / 1e6));
+    const child = spawn(process.execPath, args, { cwd: where?.cwd, env: where?.env, stdio: ['pipe', 'ignore', 'ignore'] });
+    child.stdin.end();
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve(since(t0)) : reject(new Error(`node ${args.join(' ')} exited with ${code}`))));
   });
 }
 
-function timeAish(cwd: string, env: Record<string, string>): Promise<number> {
+/** Launch to the first prompt on a pseudo-terminal. */
+function timePrompt(where: BenchHome): Promise<number> {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
-    const term = spawnPty(process.execPath, [aish], { cwd, env, cols: 100, rows: 30 });
+    const term = spawnPty(process.execPath, [aish], { cwd: where.cwd, env: where.env, cols: 100, rows: 30 });
     let seen = '';
     const timer = setTimeout(() => {
       term.kill();
@@ -31,7 +69,7 @@ function timeAish(cwd: string, env: Record<string, string>): Promise<number> {
     term.onData((d) => {
       seen += d;
       if (seen.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '').includes(']> ')) {
-        const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+        const ms = since(t0);
         clearTimeout(timer);
         term.kill();
         resolve(ms);
@@ -40,26 +78,39 @@ function timeAish(cwd: string, env: Record<string, string>): Promise<number> {
   });
 }
 
-export async function benchStartup(runs = 21): Promise<{ bareMs: number; readyMs: number; ratio: number }> {
-  const home = mkdtempSync(path.join(tmpdir(), 'aish-bench-'));
-  const cwd = path.join(home, 'project');
-  mkdirSync(cwd);
-  writeFileSync(
-    path.join(cwd, '.aishrc.json'),
-    JSON.stringify({ models: { fast: { endpoint: 'http://127.0.0.1:9/v1', model: 'bench' } }, shell: { confirm_cmd: true } }),
-  );
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, TERM: 'xterm-256color', XDG_STATE_HOME: path.join(home, 'state'), XDG_CONFIG_HOME: path.join(home, 'config') };
-  // Warm the file cache for both before measuring.
-  await timeBare();
-  await timeAish(cwd, env);
-  const bare = [];
-  const ready = [];
-  for (let i = 0; i < runs; i++) {
-    bare.push(await timeBare());
-    ready.push(await timeAish(cwd, env));
+const BARE = (): Promise<number> => timeExit(['-e', '0']);
+
+/** Each case and the bare start, interleaved round by round; one warm-up round first. */
+async function interleaved(cases: Array<[string, () => Promise<number>]>, runs: number): Promise<Figure[]> {
+  const bare: number[] = [];
+  const samples = cases.map(() => [] as number[]);
+  for (let round = -1; round < runs; round++) {
+    const b = await BARE();
+    if (round >= 0) bare.push(b);
+    for (const [i, [, run]] of cases.entries()) {
+      const ms = await run();
+      if (round >= 0) samples[i]!.push(ms);
+    }
   }
-  const b = median(bare);
-  const a = median(ready);
-  return { bareMs: b, readyMs: a, ratio: a / b };
+  const bareMs = median(bare);
+  return cases.map(([name], i) => {
+    const ms = median(samples[i]!);
+    return { name, ms, bareMs, ratio: ms / bareMs };
+  });
 }
 
+export async function benchStartup(runs = 21, slowMcp?: Record<string, unknown>): Promise<Figure[]> {
+  const config = { models: { fast: { endpoint: 'http://127.0.0.1:9/v1', model: 'bench' } }, shell: { confirm_cmd: true } };
+  const plain = benchHome(config);
+  const cases: Array<[string, () => Promise<number>]> = [
+    ['--version, launch to exit', () => timeExit([aish, '--version'], plain)],
+    ['--help, launch to exit', () => timeExit([aish, '--help'], plain)],
+    ['piped, empty stdin: launch to exit', () => timeExit([aish], plain)],
+    ['pty, launch to first prompt', () => timePrompt(plain)],
+  ];
+  if (slowMcp) {
+    const withMcp = benchHome({ ...config, mcp: { servers: slowMcp } });
+    cases.push(['pty, 3 MCP servers: launch to first prompt', () => timePrompt(withMcp)]);
+  }
+  return interleaved(cases, runs);
+}

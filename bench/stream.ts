@@ -1,6 +1,8 @@
-// Streaming: the CPU cost of pushing a 20 000-delta reply through `chatStream` against a bare
-// eventsource-parser loop over the same bytes and the same HTTP client, and the latency the broker
-// adds between the first byte on the socket and the first text event. One process, loopback.
+// Streaming inside one process: the CPU cost of pushing a 20 000-delta reply through `chatStream`
+// and the reply renderer against a bare eventsource-parser loop over the same bytes and the same
+// HTTP client (a quick view of the per-delta path; bench/stream-e2e.ts has the figures as a person
+// sees them), and the latency between the first byte on the socket and the first character the
+// renderer writes. Loopback.
 
 import diagnosticsChannel from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
@@ -15,26 +17,22 @@ import { chatStream } from '../src/broker/stream.js';
 import type { ModelConfig } from '../src/config/schema.js';
 import { ModelServer, type ScriptedResponse } from '../test/support/model-server.js';
 import { median } from './stats.js';
+import { deltaEvent, streamBody } from './stream-e2e.js';
 
 const DELTAS = 20_000;
 const CPU_RUNS = 11;
 const LATENCY_RUNS = 51;
 const MESSAGES = [{ role: 'user' as const, content: 'bench' }];
 
-/** One OpenAI-shaped chunk carrying `content`. */
-function deltaEvent(content: string): string {
-  const chunk = { id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1752000000, model: 'bench', choices: [{ index: 0, delta: { content }, finish_reason: null }] };
-  return `data: ${JSON.stringify(chunk)}\n\n`;
-}
-
-function streamBody(deltas: number): Buffer {
-  const stop = `data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n`;
-  return Buffer.from(deltaEvent('tok ').repeat(deltas) + stop, 'utf8');
-}
-
-/** A Writable that discards everything: the terminal's cost is not the broker's. */
-function nullSink(): Writable {
-  return new Writable({ decodeStrings: false, write: (_chunk, _enc, cb) => cb() });
+/** A Writable that discards everything (the terminal's cost is not the broker's); `onWrite` sees each write. */
+function nullSink(onWrite?: () => void): Writable {
+  return new Writable({
+    decodeStrings: false,
+    write: (_chunk, _enc, cb) => {
+      onWrite?.();
+      cb();
+    },
+  });
 }
 
 /** CPU milliseconds (user + system) spent by this process while `fn` runs. */
@@ -46,17 +44,11 @@ async function cpuMs(fn: () => Promise<unknown>): Promise<number> {
 }
 
 /** The broker and aish's reply renderer (neutralising, CMD: detection, colour) into the sink. */
-async function viaBroker(model: ModelConfig, sink: Writable, onFirstText?: () => void): Promise<void> {
-  let first = true;
+async function viaBroker(model: ModelConfig, sink: Writable): Promise<void> {
   const io: Io = { input: process.stdin, output: sink, errors: sink, isTTY: false, columns: () => 80 };
   const reply = new ReplyRenderer(new Renderer(io, createStyle(1)));
   await chatStream(model, MESSAGES, (e) => {
-    if (e.type !== 'text') return;
-    if (first) {
-      first = false;
-      onFirstText?.();
-    }
-    reply.text(e.text);
+    if (e.type === 'text') reply.text(e.text);
   }, { env: {} });
   reply.finish();
 }
@@ -66,8 +58,7 @@ async function viaBroker(model: ModelConfig, sink: Writable, onFirstText?: () =>
  * eventsource-parser, JSON.parse per event and the text written to the sink. No shape checks,
  * no tool calls, no timeouts, no error mapping.
  */
-async function viaBareLoop(url: string, sink: Writable, onFirstText?: () => void): Promise<void> {
-  let first = true;
+async function viaBareLoop(url: string, sink: Writable): Promise<void> {
   const body = JSON.stringify({ model: 'bench', messages: MESSAGES, stream: true, temperature: 0.2 });
   const res = await request(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, body });
   const decoder = new TextDecoder();
@@ -76,10 +67,6 @@ async function viaBareLoop(url: string, sink: Writable, onFirstText?: () => void
       if (e.data === '[DONE]') return;
       const content = JSON.parse(e.data).choices[0]?.delta?.content;
       if (typeof content !== 'string' || content === '') return;
-      if (first) {
-        first = false;
-        onFirstText?.();
-      }
       sink.write(content);
     },
   });
@@ -87,10 +74,10 @@ async function viaBareLoop(url: string, sink: Writable, onFirstText?: () => void
 }
 
 /**
- * First byte to first text. undici reads its sockets on 'readable'; a listener prepended on every
+ * First byte to first character written. undici reads its sockets on 'readable'; a listener prepended on every
  * socket undici connects (diagnostics channel `undici:client:connected`, subscribed before the
- * first request) stamps the moment a reply's first bytes are readable in JS, and the first text
- * event stamps the end. The reply is a role chunk and a text chunk written in one go with the
+ * first request) stamps the moment a reply's first bytes are readable in JS, and the renderer's first
+ * write to the output stamps the end. The reply is a role chunk and a text chunk written in one go with the
  * headers, so the first readable carries the first text. Both stamps are performance.now() in
  * this process; the figure is the median over the runs.
  */
@@ -133,7 +120,7 @@ class FirstByteClock {
 
 /** A short reply: an empty role-like chunk, one text delta, the stop chunk and [DONE], in one write. */
 function shortReply(): ScriptedResponse {
-  return { type: 'raw', body: Buffer.concat([Buffer.from(deltaEvent('')), streamBody(1)]), headers: { 'content-type': 'text/event-stream' } };
+  return { type: 'raw', body: Buffer.concat([Buffer.from(deltaEvent('')), streamBody('tok ', 4)]), headers: { 'content-type': 'text/event-stream' } };
 }
 
 export async function benchStream(): Promise<{ brokerMs: number; bareMs: number; ratio: number; firstByteToFirstCharMs: number }> {
@@ -146,7 +133,7 @@ export async function benchStream(): Promise<{ brokerMs: number; bareMs: number;
     // whole body at once to keep that share small (one delta per write, as a local model sends
     // them, costs the server ~10x the client's work and flattens the ratio towards 1); the client
     // still receives it in socket-sized chunks of a few hundred deltas each.
-    const big: ScriptedResponse = { type: 'raw', body: streamBody(DELTAS), headers: { 'content-type': 'text/event-stream' } };
+    const big: ScriptedResponse = { type: 'raw', body: streamBody('tok '.repeat(DELTAS), 4), headers: { 'content-type': 'text/event-stream' } };
     const sink = nullSink();
 
     // Warm both paths (module loading, JIT, the keep-alive connection) before measuring.
@@ -165,7 +152,14 @@ export async function benchStream(): Promise<{ brokerMs: number; bareMs: number;
 
     const latency = await clock.measure((onFirst) => {
       server.enqueue(shortReply());
-      return viaBroker(model, sink, onFirst);
+      let first = true;
+      return viaBroker(
+        model,
+        nullSink(() => {
+          if (first) onFirst();
+          first = false;
+        }),
+      );
     }, LATENCY_RUNS);
 
     const brokerMs = median(broker);

@@ -1,4 +1,5 @@
 // Bundles bench/index.ts (TypeScript) with esbuild and runs it; benchmarks import src/ directly.
+// Arguments pass through: `npm run bench -- startup` runs one group.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 
@@ -12,5 +13,5 @@ await build({
   packages: 'external',
   logLevel: 'warning',
 });
-const run = spawnSync(process.execPath, ['--expose-gc', 'dist/bench/index.mjs'], { stdio: 'inherit' });
+const run = spawnSync(process.execPath, ['--expose-gc', 'dist/bench/index.mjs', ...process.argv.slice(2)], { stdio: 'inherit' });
 process.exit(run.status ?? 1);

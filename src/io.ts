@@ -2,7 +2,8 @@
 
 export interface Io {
   input: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
-  output: NodeJS.WritableStream;
+  /** `cork`/`uncork` (every Node Writable has them) let the renderer batch a streamed reply's writes. */
+  output: NodeJS.WritableStream & { cork?(): void; uncork?(): void };
   errors: NodeJS.WritableStream;
   /** True when input and output are a terminal: prompts, line editing, colour. */
   isTTY: boolean;

@@ -7,12 +7,10 @@ import os from 'node:os';
 import path from 'node:path';
 import tty from 'node:tty';
 import { fileURLToPath } from 'node:url';
-import { createApp } from './app.js';
+// Only what `--help`, `--version` and a bad flag need is imported up front: the rest of the program
+// is loaded after argv is read (dynamic imports, each its own chunk; docs/performance.md).
 import { HELP, parseCli } from './cli.js';
-import { loadConfig } from './config/load.js';
 import type { Config } from './config/schema.js';
-import { historyDirOf } from './history/format.js';
-import { readPiped, runOneShot } from './one-shot.js';
 import type { CliOptions } from './cli.js';
 import { ConfigError, FatalError, UsageError, describeError, errorMessage } from './errors.js';
 import type { Io } from './io.js';
@@ -43,6 +41,7 @@ async function main(shutdown: Shutdown): Promise<number> {
 
   const home = env.HOME || os.homedir();
   const cwd = process.cwd();
+  const { loadConfig } = await import('./config/load.js');
   let loaded;
   try {
     loaded = await loadConfig({
@@ -65,6 +64,7 @@ async function main(shutdown: Shutdown): Promise<number> {
   // Prompts, line editing and colour need a terminal on both ends.
   const io = createIo(Boolean(process.stdin.isTTY && process.stdout.isTTY));
 
+  const { createApp } = await import('./app.js');
   let app: ReturnType<typeof createApp>;
   try {
     app = createApp({
@@ -103,6 +103,7 @@ async function main(shutdown: Shutdown): Promise<number> {
 
 async function oneShot(cli: CliOptions, config: Config, env: Record<string, string | undefined>, shutdown: Shutdown): Promise<number> {
   // Piped input is capped like command output while it is read: a 50 MB pipe costs no 50 MB.
+  const [{ readPiped, runOneShot }, { historyDirOf }] = await Promise.all([import('./one-shot.js'), import('./history/format.js')]);
   const piped = process.stdin.isTTY ? undefined : await readPiped(process.stdin, config.shell.capture_max_chars);
   const controller = new AbortController();
   process.on('SIGINT', () => controller.abort());

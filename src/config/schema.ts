@@ -1,138 +1,140 @@
 // The config schema (zod) and the resolved Config type every part reads. Unknown keys are errors,
 // every problem is reported by dotted path (SPEC §10). Defaults live here, next to their keys.
+// Written with zod/mini: the same checks and messages as classic zod at a twentieth of the code,
+// which every start-up with a config file loads (docs/performance.md).
 
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import { en } from 'zod/locales';
 import { DEFAULT_INTERACTIVE, DEFAULT_KNOWN_COMMANDS } from './defaults.js';
 import type { ConfigIssue } from '../errors.js';
 
 const httpUrl = z.url({ protocol: /^https?$/, error: 'expected a URL (http:// or https://)' });
-const positiveInt = z.number({ error: 'expected a number' }).int('expected a whole number').positive('expected a number > 0');
-const stringList = z.array(z.string().min(1, 'expected a non-empty string'), { error: 'expected a list of strings' });
+const nonEmpty = (error?: string) => z.string().check(z.minLength(1, error));
+const positiveInt = z.number({ error: 'expected a number' }).check(z.int('expected a whole number'), z.positive('expected a number > 0'));
+const stringList = z.array(nonEmpty('expected a non-empty string'), { error: 'expected a list of strings' });
+const optional = z.optional;
+const withDefault = z._default;
+/** A section of the config: absent means every key takes its default. */
+const section = <S extends z.core.$ZodLooseShape>(shape: S) => {
+  const object = z.strictObject(shape);
+  // Every key of a section is optional, so {} is a valid input; TypeScript cannot see that here.
+  return z.prefault(object, {} as z.input<typeof object>);
+};
 
 /** A list that replaces the built-in one, or `{ add, remove }` that edits it. */
 const editableList = z.union(
   [
     stringList,
-    z.strictObject({ add: stringList.default([]), remove: stringList.default([]) }),
+    z.strictObject({ add: withDefault(stringList, []), remove: withDefault(stringList, []) }),
   ],
   { error: 'expected a list of strings or { add: [...], remove: [...] }' },
 );
 
 export const modelSchema = z.strictObject({
   endpoint: httpUrl,
-  model: z.string({ error: 'expected the model name the server knows' }).min(1, 'expected a non-empty string'),
-  key_env: z.string().min(1).optional(),
-  temperature: z.number().min(0).max(2).default(0.2),
-  max_tokens: positiveInt.optional(),
-  timeout_ms: positiveInt.default(60_000),
-  headers: z.record(z.string(), z.string()).default({}),
+  model: z.string({ error: 'expected the model name the server knows' }).check(z.minLength(1, 'expected a non-empty string')),
+  key_env: optional(nonEmpty()),
+  temperature: withDefault(z.number().check(z.gte(0), z.lte(2)), 0.2),
+  max_tokens: optional(positiveInt),
+  timeout_ms: withDefault(positiveInt, 60_000),
+  headers: withDefault(z.record(z.string(), z.string()), {}),
   /** Price per million prompt tokens (`:cost`); unset counts as 0 (a local server). */
-  price_in: z.number().min(0).optional(),
+  price_in: optional(z.number().check(z.gte(0))),
   /** Price per million completion tokens. */
-  price_out: z.number().min(0).optional(),
+  price_out: optional(z.number().check(z.gte(0))),
 });
 
 const mcpServerSchema = z
   .strictObject({
-    url: httpUrl.optional(),
-    transport: z.enum(['http', 'sse']).optional(),
-    auth_token: z.string().min(1).optional(),
-    auth_env: z.string().min(1).optional(),
-    command: z.string().min(1).optional(),
-    args: z.array(z.string()).default([]),
-    env: z.record(z.string(), z.string()).default({}),
-    cwd: z.string().optional(),
+    url: optional(httpUrl),
+    transport: optional(z.enum(['http', 'sse'])),
+    auth_token: optional(nonEmpty()),
+    auth_env: optional(nonEmpty()),
+    command: optional(nonEmpty()),
+    args: withDefault(z.array(z.string()), []),
+    env: withDefault(z.record(z.string(), z.string()), {}),
+    cwd: optional(z.string()),
   })
-  .refine((s) => (s.url === undefined) !== (s.command === undefined), {
-    error: 'expected exactly one of `url` (HTTP) or `command` (stdio)',
-  });
+  .check(
+    z.refine((s) => (s.url === undefined) !== (s.command === undefined), {
+      error: 'expected exactly one of `url` (HTTP) or `command` (stdio)',
+    }),
+  );
 
 export const rawConfigSchema = z
   .strictObject({
-    models: z.record(z.string().regex(/^[\w.-]+$/, 'preset names use letters, digits, _ . -'), modelSchema).optional(),
-    default_model: z.string().min(1).optional(),
-    shell: z
-      .strictObject({
-        program: z.string().min(1).optional(),
-        known_commands: editableList.optional(),
-        confirm_cmd: z.boolean().default(true),
-        capture_max_chars: positiveInt.default(16_000),
-        interactive: editableList.optional(),
-        prompt: z.string().optional(),
-      })
-      .prefault({}),
-    context: z
-      .strictObject({
-        max_turns: positiveInt.default(40),
-        token_budget: positiveInt.default(4096),
-        use_tool_role: z.boolean().default(true),
-        summarize_on_evict: z.boolean().default(false),
-        summarizer_model: z.string().min(1).optional(),
-        max_summary_chars: positiveInt.default(2000),
-        project: z
-          .strictObject({
-            max_chars: positiveInt.default(2000),
-          })
-          .prefault({}),
-      })
-      .prefault({}),
-    history: z
-      .strictObject({
-        dir: z.string().min(1).optional(),
-        input_history_size: positiveInt.default(1000),
-      })
-      .prefault({}),
-    mcp: z
-      .strictObject({
-        servers: z.record(z.string().regex(/^[a-zA-Z0-9_-]+$/, 'aliases use letters, digits, _ and -'), mcpServerSchema).default({}),
-        // A list of names, or the seed's map `{ "alias__tool": true }` (false entries are ignored).
-        auto_approve: z.union([stringList, z.record(z.string().min(1), z.boolean())], { error: 'expected a list of tool names or a map of tool name → true' }).default([]),
-        max_tool_depth: positiveInt.default(8),
-        call_timeout_ms: positiveInt.default(60_000),
-        max_result_chars: positiveInt.default(16_000),
-      })
-      .prefault({}),
-    routing: z
-      .strictObject({
-        auto: z.boolean().default(false),
-        // Unset: seed 002's defaults (code → deep, reasoning → cloud, when those presets exist).
-        classes: z.partialRecord(z.enum(['code', 'reasoning', 'default']), z.string().min(1)).optional(),
-        cloud_fallback: z.boolean().default(false),
-        fallback_model: z.string().min(1).optional(),
-      })
-      .prefault({}),
-    norris: z
-      .strictObject({
-        max_steps: positiveInt.default(20),
-        second_opinion: z.boolean().default(false),
-      })
-      .prefault({}),
-    memory: z
-      .strictObject({
-        enabled: z.boolean().default(true),
-        max_inject_chars: positiveInt.default(2000),
-      })
-      .prefault({}),
-    ui: z
-      .strictObject({
-        show_stats: z.boolean().default(false),
-      })
-      .prefault({}),
-    permissions: z
-      .strictObject({
-        allow: stringList.default([]),
-        confirm: stringList.default([]),
-        deny: stringList.default([]),
-      })
-      .prefault({}),
+    models: optional(z.record(z.string().check(z.regex(/^[\w.-]+$/, 'preset names use letters, digits, _ . -')), modelSchema)),
+    default_model: optional(nonEmpty()),
+    shell: section({
+      program: optional(nonEmpty()),
+      known_commands: optional(editableList),
+      confirm_cmd: withDefault(z.boolean(), true),
+      capture_max_chars: withDefault(positiveInt, 16_000),
+      interactive: optional(editableList),
+      prompt: optional(z.string()),
+    }),
+    context: section({
+      max_turns: withDefault(positiveInt, 40),
+      token_budget: withDefault(positiveInt, 4096),
+      use_tool_role: withDefault(z.boolean(), true),
+      summarize_on_evict: withDefault(z.boolean(), false),
+      summarizer_model: optional(nonEmpty()),
+      max_summary_chars: withDefault(positiveInt, 2000),
+      project: section({
+        max_chars: withDefault(positiveInt, 2000),
+      }),
+    }),
+    history: section({
+      dir: optional(nonEmpty()),
+      input_history_size: withDefault(positiveInt, 1000),
+    }),
+    mcp: section({
+      servers: withDefault(z.record(z.string().check(z.regex(/^[a-zA-Z0-9_-]+$/, 'aliases use letters, digits, _ and -')), mcpServerSchema), {}),
+      // A list of names, or the seed's map `{ "alias__tool": true }` (false entries are ignored).
+      auto_approve: withDefault(
+        z.union([stringList, z.record(nonEmpty(), z.boolean())], { error: 'expected a list of tool names or a map of tool name → true' }),
+        [],
+      ),
+      max_tool_depth: withDefault(positiveInt, 8),
+      call_timeout_ms: withDefault(positiveInt, 60_000),
+      max_result_chars: withDefault(positiveInt, 16_000),
+    }),
+    routing: section({
+      auto: withDefault(z.boolean(), false),
+      // Unset: seed 002's defaults (code → deep, reasoning → cloud, when those presets exist).
+      classes: optional(z.partialRecord(z.enum(['code', 'reasoning', 'default']), nonEmpty())),
+      cloud_fallback: withDefault(z.boolean(), false),
+      fallback_model: optional(nonEmpty()),
+    }),
+    norris: section({
+      max_steps: withDefault(positiveInt, 20),
+      second_opinion: withDefault(z.boolean(), false),
+    }),
+    memory: section({
+      enabled: withDefault(z.boolean(), true),
+      max_inject_chars: withDefault(positiveInt, 2000),
+    }),
+    ui: section({
+      show_stats: withDefault(z.boolean(), false),
+    }),
+    permissions: section({
+      allow: withDefault(stringList, []),
+      confirm: withDefault(stringList, []),
+      deny: withDefault(stringList, []),
+    }),
   })
-  .superRefine((cfg, ctx) => {
-    for (const [alias] of Object.entries(cfg.mcp.servers)) {
-      if (alias.includes('__')) {
-        ctx.addIssue({ code: 'custom', path: ['mcp', 'servers', alias], message: 'aliases may not contain "__"' });
+  .check(
+    z.superRefine((cfg, ctx) => {
+      for (const [alias] of Object.entries(cfg.mcp.servers)) {
+        if (alias.includes('__')) {
+          ctx.addIssue({ code: 'custom', path: ['mcp', 'servers', alias], message: 'aliases may not contain "__"' });
+        }
       }
-    }
-  });
+    }),
+  );
+
+/** English messages for this parse only (zod/mini sets no locale; nothing global is changed). */
+const englishMessages = en().localeError;
 
 export type ModelConfig = z.output<typeof modelSchema>;
 export type RawConfig = z.output<typeof rawConfigSchema>;
@@ -161,7 +163,7 @@ function applyEdit(base: readonly string[], edit: z.output<typeof editableList> 
 }
 
 /** Turns zod issues into `path: message` lines, naming unknown keys one by one. */
-export function toConfigIssues(error: z.ZodError): ConfigIssue[] {
+export function toConfigIssues(error: z.core.$ZodError): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   for (const issue of error.issues) {
     const path = issue.path.map(String).join('.');
@@ -184,7 +186,7 @@ export function resolveConfig(
   data: unknown,
   builtinModels: Record<string, ModelConfig>,
 ): { ok: true; config: Config } | { ok: false; issues: ConfigIssue[] } {
-  const parsed = rawConfigSchema.safeParse(data ?? {}, { reportInput: true });
+  const parsed = rawConfigSchema.safeParse(data ?? {}, { reportInput: true, error: englishMessages });
   if (!parsed.success) return { ok: false, issues: toConfigIssues(parsed.error) };
   const raw = parsed.data;
   const models = raw.models && Object.keys(raw.models).length > 0 ? raw.models : builtinModels;

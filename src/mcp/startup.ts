@@ -1,9 +1,10 @@
 // MCP at start-up (SPEC §6): the session's registry built from the `mcp.*` settings, and the
 // configured servers connected in parallel, best effort: one error line per failure, the alias
-// absent until `:mcp connect`. Used by the REPL and by one-shot `-p` alike.
+// absent until `:mcp connect`. One-shot `-p` and a piped REPL wait for them; on a terminal they
+// connect in the background so the prompt comes first.
 
 import type { Config } from '../config/schema.js';
-import { McpRegistry } from './registry.js';
+import { McpRegistry, type McpConnectFailure } from './registry.js';
 
 /** How start-up is shown: a busy line while connecting (its stop function), and failures. */
 export interface StartupView {
@@ -34,5 +35,59 @@ export async function connectConfiguredServers(registry: McpRegistry, config: Co
     for (const failure of failures) view.error(failure.error.message);
   } finally {
     stop();
+  }
+}
+
+/**
+ * The configured servers connecting while the person is already at the prompt. Whoever needs the
+ * tools waits for them (`ready`), with a spinner saying so; failures are reported once, to the
+ * first caller after the attempts have ended.
+ */
+export class BackgroundConnect {
+  readonly #count: number;
+  readonly #controller = new AbortController();
+  readonly #done: Promise<McpConnectFailure[]>;
+  #failures: McpConnectFailure[] | null = null;
+  #reported = false;
+
+  /** Starts connecting `mcp.servers` at once. */
+  constructor(registry: McpRegistry, config: Config) {
+    this.#count = Object.keys(config.mcp.servers).length;
+    this.#done =
+      this.#count === 0 ? Promise.resolve([]) : registry.connectAll(config.mcp.servers, { signal: this.#controller.signal });
+    void this.#done.then((failures) => (this.#failures = failures));
+  }
+
+  /**
+   * Resolves once every attempt has ended (a busy line meanwhile) and its failures are reported;
+   * or at once when `signal` aborts, leaving the attempts running. Never rejects.
+   */
+  async ready(view: StartupView, signal: AbortSignal): Promise<void> {
+    if (this.#failures === null) {
+      const stop = view.busy(`waiting for ${this.#count} MCP server${this.#count === 1 ? '' : 's'} to connect`);
+      let onAbort = () => {};
+      const aborted = new Promise<void>((resolve) => (onAbort = resolve));
+      signal.addEventListener('abort', onAbort, { once: true });
+      try {
+        if (!signal.aborted) await Promise.race([this.#done, aborted]);
+      } finally {
+        signal.removeEventListener('abort', onAbort);
+        stop();
+      }
+    }
+    this.report(view);
+  }
+
+  /** Reports the failures once, if the attempts have ended; otherwise does nothing yet. */
+  report(view: Pick<StartupView, 'error'>): void {
+    if (this.#failures === null || this.#reported) return;
+    this.#reported = true;
+    for (const failure of this.#failures) view.error(failure.error.message);
+  }
+
+  /** Ends the attempts still under way and resolves when they have ended. Never rejects. */
+  async stop(): Promise<void> {
+    this.#controller.abort();
+    await this.#done;
   }
 }

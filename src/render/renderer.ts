@@ -11,6 +11,8 @@ import { Spinner } from './spinner.js';
 export class Renderer implements ExecView {
   /** Whether the last thing written to output ended a line. */
   #atLineStart = true;
+  /** Whether output is corked by `stream` until the next microtask (or `flush`). */
+  #batching = false;
 
   /**
    * `redact` is applied to status, error and context lines, informational text and tool frames
@@ -38,6 +40,30 @@ export class Renderer implements ExecView {
     this.#atLineStart = text.endsWith('\n');
   }
 
+  /**
+   * Writes streamed reply text. The hundreds of deltas one network read carries reach the output
+   * as one write, not one system call each: the stream is corked until the current job and its
+   * microtasks are done, so the person sees the text as soon as it would have been seen anyway.
+   * Other writes to output keep their order (the stream holds them); anything that writes
+   * elsewhere (the error stream, a spinner) calls `flush` first.
+   */
+  stream(text: string): void {
+    if (text.length === 0) return;
+    if (!this.#batching && this.io.output.cork && this.io.output.uncork) {
+      this.#batching = true;
+      this.io.output.cork();
+      queueMicrotask(() => this.flush());
+    }
+    this.write(text);
+  }
+
+  /** Sends what `stream` holds back to output now. */
+  flush(): void {
+    if (!this.#batching) return;
+    this.#batching = false;
+    this.io.output.uncork?.();
+  }
+
   /** Ends the current output line if one is open. */
   endLine(): void {
     if (!this.#atLineStart) this.write('\n');
@@ -60,11 +86,13 @@ export class Renderer implements ExecView {
 
   #statusLine(line: string, paint: (s: string) => string): void {
     this.endLine();
+    this.flush();
     this.io.errors.write(`${paint(line)}\n`);
   }
 
   /** A spinner with `label` on a terminal (nothing on a pipe); returns the function that stops it. */
   busy(label: string): () => void {
+    this.flush();
     const spinner = new Spinner(this.io, (s) => this.style.dim(s));
     spinner.start(label);
     return () => spinner.stop();

@@ -30,12 +30,12 @@ export class ReplyRenderer {
   reasoning(text: string): void {
     if (text === '') return;
     if (!this.#inReasoning) {
-      if (this.#markdown) this.render.write(this.#markdown.flush());
+      if (this.#markdown) this.render.stream(this.#markdown.flush());
       this.render.endLine();
       this.#inReasoning = true;
     }
     this.#wroteAnything = true;
-    this.render.write(this.render.style.dim(neutralize(text)));
+    this.render.stream(this.render.style.dim(neutralize(text)));
   }
 
   text(chunk: string): void {
@@ -43,11 +43,11 @@ export class ReplyRenderer {
     if (this.#inReasoning) {
       this.#inReasoning = false;
       this.render.endLine();
-      this.render.write('\n');
+      this.render.stream('\n');
     }
     this.#wroteAnything = true;
     if (this.#markdown) {
-      this.render.write(this.#markdown.push(neutralize(chunk)));
+      this.render.stream(this.#markdown.push(neutralize(chunk)));
       return;
     }
     let rest = neutralize(chunk);
@@ -63,12 +63,13 @@ export class ReplyRenderer {
 
   /** Flushes anything held back; call at the end of a reply (or when it is interrupted). */
   finish(): void {
-    if (this.#markdown) this.render.write(this.#markdown.flush());
+    if (this.#markdown) this.render.stream(this.#markdown.flush());
     if (this.#held !== '') this.#emit(this.#held, 'text');
     this.#held = '';
     this.#kind = 'undecided';
     this.#inReasoning = false;
     this.render.endLine();
+    this.render.flush();
   }
 
   #linePiece(piece: string): void {
@@ -89,11 +90,11 @@ export class ReplyRenderer {
     if (this.#held !== '') this.#emit(this.#held, 'text');
     this.#held = '';
     this.#kind = 'undecided';
-    this.render.write('\n');
+    this.render.stream('\n');
   }
 
   #emit(text: string, kind: LineKind): void {
     if (text === '') return;
-    this.render.write(kind === 'cmd' ? this.render.style.bold.cyan(text) : text);
+    this.render.stream(kind === 'cmd' ? this.render.style.bold.cyan(text) : text);
   }
 }

@@ -30,6 +30,11 @@ export function createTurnView(render: Renderer, options: TurnViewOptions): Turn
   const noticed = new Set<string>();
   let reply = new ReplyRenderer(render);
   let stats = freshStats();
+  // The reply's text may still be held for output (Renderer.stream): out before a spinner draws.
+  const startSpinner = (label: string) => {
+    render.flush();
+    spinner.start(label);
+  };
   const endReply = () => {
     spinner.stop();
     reply.finish();
@@ -39,7 +44,7 @@ export function createTurnView(render: Renderer, options: TurnViewOptions): Turn
       case 'request-start':
         if (e.depth === 0) stats = freshStats();
         reply = new ReplyRenderer(render);
-        spinner.start(e.depth === 0 ? 'thinking' : 'thinking (tool results sent)');
+        startSpinner(e.depth === 0 ? 'thinking' : 'thinking (tool results sent)');
         return;
       case 'text':
         spinner.stop();
@@ -50,7 +55,7 @@ export function createTurnView(render: Renderer, options: TurnViewOptions): Turn
         reply.reasoning(e.text);
         return;
       case 'tool-call-preparing':
-        spinner.start(`preparing a call to ${e.name}`);
+        startSpinner(`preparing a call to ${e.name}`);
         return;
       case 'usage':
         stats.usageSeen = true;
@@ -63,7 +68,7 @@ export function createTurnView(render: Renderer, options: TurnViewOptions): Turn
       case 'tool-begin':
         stats.toolCalls++;
         render.toolBegin(e.call.name, e.args === undefined ? e.call.arguments : JSON.stringify(e.args));
-        spinner.start(`running ${e.call.name}`);
+        startSpinner(`running ${e.call.name}`);
         return;
       case 'tool-end':
         spinner.stop();

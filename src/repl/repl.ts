@@ -12,7 +12,7 @@ import type { SessionStore } from '../history/session.js';
 import type { Io } from '../io.js';
 import { classify, misfiredProse } from '../line-router.js';
 import type { McpRegistry } from '../mcp/registry.js';
-import { connectConfiguredServers } from '../mcp/startup.js';
+import { BackgroundConnect, connectConfiguredServers } from '../mcp/startup.js';
 import type { MemoryStore } from '../memory/store.js';
 import { summarizeMemory } from '../memory/summarize.js';
 import { completeMeta, dispatchMeta } from '../meta/dispatch.js';
@@ -82,6 +82,8 @@ export class Repl implements MetaContext {
   #exitCode = 0;
   #historySave: Promise<void> = Promise.resolve();
   #historyWarned = false;
+  /** On a terminal, the configured MCP servers connecting behind the prompt. */
+  #mcpStart: BackgroundConnect | null = null;
   readonly #completer = new ShellCompleter();
 
   constructor(parts: ReplParts) {
@@ -105,7 +107,10 @@ export class Repl implements MetaContext {
   async run(): Promise<number> {
     this.#reader = await this.#createReader();
     if (this.#io.isTTY) this.render.status(this.#parts.banner);
-    await connectConfiguredServers(this.mcp, this.config, this.render);
+    // On a terminal the prompt comes first and the servers connect behind it; a script's lines
+    // still run against a session whose servers are connected, as before.
+    if (this.#io.isTTY) this.#mcpStart = new BackgroundConnect(this.mcp, this.config);
+    else await connectConfiguredServers(this.mcp, this.config, this.render);
     // Load the HTTP client while the person is still reading the prompt, not on the first question.
     if (this.#io.isTTY) setTimeout(() => void preloadBroker(), 150).unref();
     try {
@@ -119,6 +124,7 @@ export class Repl implements MetaContext {
     } finally {
       this.#reader.close();
       this.sessions.close();
+      await this.#mcpStart?.stop();
       await this.mcp.closeAll();
       if (this.#io.isTTY) this.render.endLine();
       await this.#historySave;
@@ -162,6 +168,14 @@ export class Repl implements MetaContext {
     this.#current = controller;
     try {
       const route = classify(raw, this.config);
+      // Model lines and meta commands may use the MCP servers: they wait for them. A shell line
+      // does not, but hears of failed connections first.
+      if (route.kind === 'ai' || route.kind === 'meta') {
+        await this.#mcpStart?.ready(this.render, controller.signal);
+        controller.signal.throwIfAborted();
+      } else {
+        this.#mcpStart?.report(this.render);
+      }
       switch (route.kind) {
         case 'blank':
           return;

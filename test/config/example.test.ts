@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import type * as z from 'zod/mini';
 import { rawConfigSchema } from '../../src/config/schema.js';
 import { makeHome } from '../support/aish-env.js';
 import { runAish } from '../support/run-aish.js';
@@ -11,11 +11,11 @@ import { ROOT } from '../support/aish-env.js';
 
 const example = readFileSync(path.join(ROOT, 'config.example.ts'), 'utf8');
 
-function keysOf(schema: z.ZodType, prefix = ''): string[] {
+function keysOf(schema: z.core.$ZodType, prefix = ''): string[] {
   let s: any = schema;
   while (s?.def?.innerType || s?.def?.in) s = s.def.innerType ?? s.def.in;
   if (s?.def?.type !== 'object') return [];
-  return Object.entries(s.def.shape as Record<string, z.ZodType>).flatMap(([key, child]) => [
+  return Object.entries(s.def.shape as Record<string, z.core.$ZodType>).flatMap(([key, child]) => [
     `${prefix}${key}`,
     ...keysOf(child, `${prefix}${key}.`),
   ]);

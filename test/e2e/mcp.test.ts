@@ -5,7 +5,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeHome, type AishHome } from '../support/aish-env.js';
-import { everythingStdio } from '../support/mcp-servers.js';
+import { execFileSync } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { everythingStdio, FIXTURE_SERVER } from '../support/mcp-servers.js';
 import { ModelServer, textReply, toolCallReply } from '../support/model-server.js';
 import { KEY, PtySession } from '../support/pty.js';
 import { runAish } from '../support/run-aish.js';
@@ -68,6 +70,29 @@ describe('MCP tools through the REPL', () => {
     const audit = sessionLines().find((l) => l.event === 'tool_audit');
     expect(audit).toMatchObject({ name: 'everything__echo', decision: 'approved', by: 'user', outcome: 'ok' });
     expect(audit.duration_ms).toEqual(expect.any(Number));
+  });
+
+  it('on a terminal the prompt comes before the servers connect; a model line waits for them', async () => {
+    // The server starts only when the test writes to a FIFO: until then it is still connecting.
+    const gate = path.join(h.home, 'gate');
+    execFileSync('mkfifo', [gate]);
+    const slow = { command: '/bin/sh', args: ['-c', 'read go < "$0"; exec "$1" "$2" stdio', gate, process.execPath, FIXTURE_SERVER] };
+    h.writeConfig(config({ servers: { slow } }));
+    server.enqueue(textReply(['tools seen']));
+    const t = PtySession.start({ cwd: h.cwd, env: h.env });
+    try {
+      await t.waitFor('[aish:fast]> ');
+      t.line('tell me about your tools');
+      await t.waitFor('waiting for 1 MCP server to connect');
+      expect(server.requests).toHaveLength(0);
+      await writeFile(gate, 'go\n');
+      await t.waitFor(/tools seen[\s\S]*\[aish:fast\]> /);
+      expect(server.requests[0]!.body.tools.map((x: any) => x.function.name)).toContain('slow__echo');
+      t.write(KEY.ctrlD);
+      await t.exited;
+    } finally {
+      t.kill();
+    }
   });
 
   it('piped input denies: the model gets a declined tool turn and nothing runs', async () => {

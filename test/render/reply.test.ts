@@ -1,9 +1,14 @@
 import stripAnsi from 'strip-ansi';
+import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import type { Io } from '../../src/io.js';
 import { Renderer } from '../../src/render/renderer.js';
 import { ReplyRenderer } from '../../src/render/reply.js';
 import { createStyle } from '../../src/render/style.js';
 import { captureIo } from '../support/capture-io.js';
+
+/** Resolves after the microtasks queued so far: the end of the job that wrote. */
+const endOfJob = () => Promise.resolve();
 
 function setup(level: 0 | 1 = 1, columns = 80) {
   const cap = captureIo({ columns });
@@ -21,18 +26,40 @@ describe('ReplyRenderer', () => {
     expect(cap.stdout).toBe(`Try this:\n${cyan('CMD: ')}${cyan('ls ')}${cyan('-la')}\nthen CMD: no\n`);
   });
 
-  it('without colour writes the text byte for byte as it arrives', () => {
+  // Text reaches the output by the end of the job that brought it (one write per network read, not
+  // one per delta): the tests look after that job's microtasks.
+  it('without colour writes the text byte for byte as it arrives', async () => {
     const { cap, reply } = setup(0, 20);
     const chunks = ['# Title\nTry **this**:\nC', 'MD', ': ls -', 'la\n- a list item longer than the twenty columns', '\n```ts\nconst a = 1;\n```'];
     const seen: string[] = [];
     for (const c of chunks) {
       reply.text(c);
+      await endOfJob();
       seen.push(cap.stdout);
     }
     expect(seen[0]).toBe('# Title\nTry **this**:\n');
     expect(seen[2]).toBe('# Title\nTry **this**:\nCMD: ls -');
     reply.finish();
     expect(cap.stdout).toBe(`${chunks.join('')}\n`);
+  });
+
+  it('the deltas of one network read reach the output as one write, before the next job', async () => {
+    const writes: string[][] = [];
+    const output = new Writable({
+      writev(chunks, cb) {
+        writes.push(chunks.map((c) => String(c.chunk)));
+        cb();
+      },
+    });
+    const io: Io = { input: new PassThrough(), output, errors: output, isTTY: false, columns: () => 80 };
+    const reply = new ReplyRenderer(new Renderer(io, createStyle(0)));
+    for (const c of ['one ', 'two\n', 'three ', 'four']) reply.text(c);
+    expect(writes).toEqual([]);
+    await endOfJob();
+    expect(writes.map((w) => w.join(''))).toEqual(['one two\nthree four']);
+    reply.text(' five');
+    reply.finish();
+    expect(writes.map((w) => w.join(''))).toEqual(['one two\nthree four', ' five\n']);
   });
 
   it('with colour renders markdown, wrapped to the terminal width', () => {
@@ -43,9 +70,10 @@ describe('ReplyRenderer', () => {
     expect(stripAnsi(cap.stdout)).toBe('Title\n\n• a list item longer than the\n  thirty columns of this\n  terminal\n');
   });
 
-  it('finish() completes the last line, held back or not', () => {
+  it('finish() completes the last line, held back or not', async () => {
     const { cap, reply } = setup(1);
     reply.text('see **this');
+    await endOfJob();
     expect(cap.stdout).toBe('see');
     reply.finish();
     expect(cap.stdout).toBe('see **this\n');

@@ -1,0 +1,102 @@
+// Streaming, end to end and as its own process: `aish -p` against a loopback model server replaying
+// a 100 000-delta reply (7 characters each, markdown), in piped mode and on a pseudo-terminal
+// (markdown rendering), against bench/bare-client.mjs (fetch + eventsource-parser, text to stdout)
+// in the same mode. Each figure is the child's CPU beyond the same run with a one-delta reply, so
+// launch and exit cancel out; the peak RSS of the big reply is compared with the one-delta run
+// (idle) and with the reply's own size. Medians of interleaved runs.
+
+import path from 'node:path';
+import { ModelServer, type ScriptedResponse } from '../test/support/model-server.js';
+import { measureChild, type ChildRun } from './child.js';
+import { benchHome } from './startup.js';
+import { median } from './stats.js';
+
+export const DELTAS = 100_000;
+const DELTA_CHARS = 7;
+const RUNS = 7;
+
+const aish = path.join(process.cwd(), 'dist', 'aish.js');
+const bareClient = path.join(process.cwd(), 'bench', 'bare-client.mjs');
+
+/** Markdown a model might send (headings, lists, bold, inline code, a fence), as fixed-size deltas. */
+export function replyText(deltas: number): string {
+  const paragraph = [
+    '## Step\n',
+    'Run `ls -la` to see **every** file, then *check* the list:\n',
+    '- one item with `code`\n- another **bold** item\n',
+    '```sh\necho hello | wc -c\n```\n',
+    'Plain text that wraps across the terminal width when it is long enough to need it.\n\n',
+  ].join('');
+  let text = '';
+  while (text.length < deltas * DELTA_CHARS) text += paragraph;
+  return text.slice(0, deltas * DELTA_CHARS);
+}
+
+export function deltaEvent(content: string): string {
+  const chunk = { id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1752000000, model: 'bench', choices: [{ index: 0, delta: { content }, finish_reason: null }] };
+  return `data: ${JSON.stringify(chunk)}\n\n`;
+}
+
+/** The whole SSE body, written at once: the server's share of the CPU stays out of the child. */
+export function streamBody(text: string, deltaChars = DELTA_CHARS): Buffer {
+  let out = '';
+  for (let i = 0; i < text.length; i += deltaChars) out += deltaEvent(text.slice(i, i + deltaChars));
+  out += `data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\n`;
+  return Buffer.from(`${out}data: [DONE]\n\n`, 'utf8');
+}
+
+export interface StreamFigure {
+  mode: 'piped' | 'tty';
+  /** CPU of the big reply beyond the one-delta reply, aish and bare. */
+  aishMs: number;
+  bareMs: number;
+  ratio: number;
+  /** Peak RSS (KB) of aish with the big reply and with the one-delta reply. */
+  peakKb: number;
+  idleKb: number;
+}
+
+export interface StreamE2e {
+  figures: StreamFigure[];
+  replyChars: number;
+  wireBytes: number;
+}
+
+export async function benchStreamE2e(): Promise<StreamE2e> {
+  const server = await ModelServer.start();
+  const text = replyText(DELTAS);
+  const bigBody = streamBody(text);
+  const big: ScriptedResponse = { type: 'raw', body: bigBody, headers: { 'content-type': 'text/event-stream' } };
+  const one: ScriptedResponse = { type: 'raw', body: streamBody(text.slice(0, DELTA_CHARS)), headers: { 'content-type': 'text/event-stream' } };
+  const where = benchHome({ models: { fast: { endpoint: server.url, model: 'bench' } } });
+  const url = `${server.url}/chat/completions`;
+  const run = async (who: 'aish' | 'bare', reply: ScriptedResponse, pty: boolean): Promise<ChildRun> => {
+    server.enqueue(reply);
+    const args = who === 'aish' ? [aish, '-p', 'bench'] : [bareClient, url];
+    const result = await measureChild(process.execPath, args, { ...where, pty });
+    // A run that failed early would look fast: make sure the reply got through.
+    const expected = reply === big ? text.length * 0.9 : 1;
+    if (result.output.length < expected) throw new Error(`${who} printed ${result.output.length} characters: ${result.output.slice(-300)}`);
+    return result;
+  };
+  try {
+    const figures: StreamFigure[] = [];
+    for (const mode of ['piped', 'tty'] as const) {
+      const pty = mode === 'tty';
+      const s = { aishBig: [] as ChildRun[], aishOne: [] as ChildRun[], bareBig: [] as ChildRun[], bareOne: [] as ChildRun[] };
+      for (let round = -1; round < RUNS; round++) {
+        const results = { aishBig: await run('aish', big, pty), aishOne: await run('aish', one, pty), bareBig: await run('bare', big, pty), bareOne: await run('bare', one, pty) };
+        if (round < 0) continue;
+        for (const k of Object.keys(s) as Array<keyof typeof s>) s[k].push(results[k]);
+      }
+      const cpu = (xs: ChildRun[]) => median(xs.map((r) => r.cpuMs));
+      const rss = (xs: ChildRun[]) => median(xs.map((r) => r.peakRssKb));
+      const aishMs = cpu(s.aishBig) - cpu(s.aishOne);
+      const bareMs = cpu(s.bareBig) - cpu(s.bareOne);
+      figures.push({ mode, aishMs, bareMs, ratio: aishMs / bareMs, peakKb: rss(s.aishBig), idleKb: rss(s.aishOne) });
+    }
+    return { figures, replyChars: text.length, wireBytes: bigBody.length };
+  } finally {
+    await server.close();
+  }
+}
