@@ -54,7 +54,8 @@ export function createApp(opts: AppOptions): Repl {
   const model = startingModel(config, opts.model);
   // Secrets are looked up in the shell's live environment (an `export` inside aish counts).
   let shell: ShellRunner | undefined;
-  const { redact } = Redactor.forEnv(() => shell?.env ?? env, config);
+  let mcp: ReturnType<typeof createRegistry> | undefined;
+  const { redact } = Redactor.forEnv(() => shell?.env ?? env, config, () => mcp?.oauthSecrets() ?? []);
   const render = new Renderer(io, createStyle(colorLevel(env, io.isTTY)), redact);
   const historyDir = resolveHistoryDir(config, opts);
   const status = (message: string) => render.status(message);
@@ -66,7 +67,7 @@ export function createApp(opts: AppOptions): Repl {
   const pending = new PendingOutput();
   const sessions = new SessionStore({ historyDir, enabled: true, startedAt: opts.startedAt ?? new Date(), model: config.default_model, version, onStatus: status, redact });
   const memory = MemoryStore.open(historyDir, { redact });
-  const mcp = createRegistry(config, env, version, render);
+  mcp = createRegistry(config, env, version, render, { stateDir: opts.stateDir, isTTY: io.isTTY });
   shell = new ShellRunner({ shell: config.shell, cwd: opts.cwd, env, isTTY: io.isTTY, view: render, pending });
   const fileExists = (file: string) => existsSync(path.resolve(shell.cwd, file));
   const gate = new ApprovalGate({ policy: policyFromConfig(config, fileExists), ask, show: (text) => render.info(text, (s) => render.style.dim(s)) });

@@ -26,6 +26,8 @@ export interface OneShotOptions {
   /** What was piped to stdin, if anything. */
   stdinText?: string | undefined;
   model?: string | undefined;
+  /** aish's state dir, where OAuth tokens are kept (undefined: none). */
+  stateDir?: string | undefined;
   signal: AbortSignal;
 }
 
@@ -43,9 +45,11 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
   if (opts.prompt.trim() === '') throw new UsageError('-p needs a question');
   const { config, env, io } = opts;
   const model = startingModel(config, opts.model);
-  const { redact } = Redactor.forEnv(() => env, config);
+  let registry: ReturnType<typeof createRegistry> | undefined;
+  const { redact } = Redactor.forEnv(() => env, config, () => registry?.oauthSecrets() ?? []);
   const render = new Renderer(io, createStyle(colorLevel(env, io.isTTY)), redact);
-  const registry = createRegistry(config, env, opts.version, render);
+  // Stored logins and the client-credentials grant work here; nobody is sent to a browser.
+  registry = createRegistry(config, env, opts.version, render, { stateDir: opts.stateDir, isTTY: false });
   // Nobody is asked: tools run only when auto-approved, CMD: lines are printed and never run.
   const core = new TurnCore({
     config,

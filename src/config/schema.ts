@@ -28,12 +28,28 @@ export const modelSchema = z.strictObject({
   headers: z.record(z.string(), z.string()).default({}),
 });
 
+/** OAuth 2.1 for an HTTP server (docs/mcp.md "OAuth"); every key is optional. */
+const mcpOAuthSchema = z.strictObject({
+  /** A pre-registered client; without it aish uses `client_metadata_url` or registers itself. */
+  client_id: z.string().min(1).optional(),
+  /** The variable holding the pre-registered client's secret. */
+  client_secret_env: z.string().min(1).optional(),
+  /** An https URL of a client-ID metadata document, used when the server supports them. */
+  client_metadata_url: httpUrl.optional(),
+  /** Scopes to ask for when the server names none. */
+  scopes: z.array(z.string().min(1)).optional(),
+  grant: z.enum(['authorization_code', 'client_credentials']).default('authorization_code'),
+  /** The variable holding a PEM private key: the client authenticates with private_key_jwt. */
+  private_key_env: z.string().min(1).optional(),
+});
+
 const mcpServerSchema = z
   .strictObject({
     url: httpUrl.optional(),
     transport: z.enum(['http', 'sse']).optional(),
     auth_token: z.string().min(1).optional(),
     auth_env: z.string().min(1).optional(),
+    oauth: mcpOAuthSchema.optional(),
     command: z.string().min(1).optional(),
     args: z.array(z.string()).default([]),
     env: z.record(z.string(), z.string()).default({}),
@@ -41,6 +57,11 @@ const mcpServerSchema = z
   })
   .refine((s) => (s.url === undefined) !== (s.command === undefined), {
     error: 'expected exactly one of `url` (HTTP) or `command` (stdio)',
+  })
+  .refine((s) => s.oauth === undefined || s.url !== undefined, { error: '`oauth` applies to HTTP servers (`url`)', path: ['oauth'] })
+  .refine((s) => s.oauth?.grant !== 'client_credentials' || s.oauth.client_id !== undefined, {
+    error: 'the client_credentials grant needs `client_id`',
+    path: ['oauth', 'client_id'],
   });
 
 export const rawConfigSchema = z
@@ -126,6 +147,7 @@ export const rawConfigSchema = z
 export type ModelConfig = z.output<typeof modelSchema>;
 export type RawConfig = z.output<typeof rawConfigSchema>;
 export type McpServerConfig = RawConfig['mcp']['servers'][string];
+export type McpOAuthConfig = NonNullable<McpServerConfig['oauth']>;
 
 /** The config every part reads: lists resolved, presets filled in, names cross-checked. */
 export interface Config extends Omit<RawConfig, 'models' | 'default_model' | 'shell'> {

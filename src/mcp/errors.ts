@@ -21,6 +21,26 @@ export class McpConnectError extends AishError {
   }
 }
 
+/** A server that needs an OAuth login before aish may use it: `mcp <alias>: login needed (:mcp login <alias>)`. */
+export class McpLoginNeededError extends McpConnectError {
+  constructor(alias: string, cause?: unknown) {
+    super(alias, cause, `login needed (:mcp login ${alias})`);
+  }
+}
+
+/**
+ * A connect attempt that opened the authorization page; `complete` waits for the browser (only
+ * `signal` ends the wait) and trades the code for tokens, after which connecting again succeeds.
+ */
+export class McpLoginStarted extends McpConnectError {
+  constructor(
+    alias: string,
+    readonly complete: (signal: AbortSignal | undefined) => Promise<void>,
+  ) {
+    super(alias, undefined, 'waiting for the browser login');
+  }
+}
+
 /** What went wrong where, so a failure can name the host or the command. */
 export interface FailureContext {
   url?: URL;
