@@ -139,6 +139,8 @@ export function describeMcpFailure(err: unknown, ctx: FailureContext = {}): stri
   if (f.rpcCode !== undefined) {
     return `protocol error: ${firstLine(all.replace(/^MCP error -?\d+: /, ''))} (JSON-RPC ${f.rpcCode})`;
   }
+  // fetch refuses ports of other protocols (6000 X11, 6667 IRC, ...: the Fetch spec's "bad ports").
+  if (/\bbad port\b/i.test(all)) return `port ${ctx.url?.port || '?'} is one fetch refuses to use (a "bad port" of the Fetch standard); run the server on another port`;
   if (/fetch failed/i.test(all)) return `request failed (${where(ctx)})`;
   return `protocol error: ${firstLine(errorMessage(err)) || 'unknown failure'}`;
 }

@@ -106,6 +106,13 @@ describe('connectAll', () => {
 });
 
 describe('connect (:mcp connect)', () => {
+  it('a port fetch refuses to use is named as such, not as a failed request', async () => {
+    // 6000 (X11) is a "bad port" of the Fetch standard: nothing is sent, whatever listens there.
+    await expect(registry().connect('http://127.0.0.1:6000/mcp', 'x11')).rejects.toThrow(
+      'mcp x11: port 6000 is one fetch refuses to use (a "bad port" of the Fetch standard); run the server on another port',
+    );
+  });
+
   it('derives aliases from the URL host, made unique', async () => {
     const r = registry();
     expect((await r.connect(`${plain.origin}/mcp`)).alias).toBe('local');
