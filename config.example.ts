@@ -61,6 +61,19 @@ export default defineConfig({
       // files: { url: 'http://127.0.0.1:8080/mcp', auth_env: 'FILES_MCP_TOKEN' },
       // stdio:
       // everything: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'], env: {}, cwd: '/tmp' },
+      // Behind OAuth 2.1 (docs/mcp.md "OAuth"): with no `oauth` key aish still logs in when the
+      // server asks for it (`:mcp login tracker`); every `oauth` key is optional.
+      // tracker: {
+      //   url: 'https://tracker.example.com/mcp',
+      //   oauth: {
+      //     client_id: 'aish-desktop', // a pre-registered client (else a metadata document, else registration)
+      //     client_secret_env: 'TRACKER_CLIENT_SECRET', // its secret, if it has one
+      //     client_metadata_url: 'https://example.com/aish/client.json', // a client-ID metadata document
+      //     scopes: ['issues:read'], // asked for when the server names none
+      //     grant: 'authorization_code', // or 'client_credentials' for machine use (no browser)
+      //     private_key_env: 'TRACKER_CLIENT_KEY', // PEM key: authenticate with private_key_jwt
+      //   },
+      // },
     },
     // Exact tool names (`files__read_file`) or `alias__*` for a whole server; the original's map
     // form `{ 'files__read_file': true, 'web__*': true }` works too.

@@ -61,7 +61,8 @@ export function createApp(opts: AppOptions): Repl {
   const model = startingModel(config, opts.model);
   // Secrets are looked up in the shell's live environment (an `export` inside aish counts).
   let liveEnv = (): Record<string, string | undefined> => env;
-  const { redact } = Redactor.forEnv(() => liveEnv(), config);
+  let mcp: ReturnType<typeof createRegistry> | undefined;
+  const { redact } = Redactor.forEnv(() => liveEnv(), config, () => mcp?.oauthSecrets() ?? []);
   const render = new Renderer(io, createStyle(colorLevel(env, io.isTTY)), redact);
   const historyDir = historyDirOf(config.history.dir, { stateDir: opts.stateDir, home: env.HOME, cwd: opts.cwd });
   const status = (message: string) => render.status(message);
@@ -73,7 +74,7 @@ export function createApp(opts: AppOptions): Repl {
   const pending = new PendingOutput();
   const sessions = new SessionStore({ historyDir, enabled: true, startedAt: opts.startedAt ?? new Date(), model, version, onStatus: status, redact });
   const memory = MemoryStore.open(historyDir, { redact });
-  const mcp = createRegistry(config, env, version, render);
+  mcp = createRegistry(config, env, version, render, { stateDir: opts.stateDir, isTTY: io.isTTY });
   const shell = new ShellRunner({ shell: config.shell, cwd: opts.cwd, env, isTTY: io.isTTY, view: render, pending });
   liveEnv = () => shell.env;
   const project = new ProjectContext(config.context.project.max_chars, () => shell.env);

@@ -38,6 +38,8 @@ export interface OneShotOptions {
   cwd: string;
   /** Where sessions live (needed with `resume`). */
   historyDir?: string | undefined;
+  /** aish's state dir, where OAuth tokens are kept (undefined: none). */
+  stateDir?: string | undefined;
   signal: AbortSignal;
 }
 
@@ -65,9 +67,11 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
   const { config, env, io, piped } = opts;
   if (piped?.binary) throw new UsageError(`-p: standard input looks binary (${piped.rawChars} chars with NUL bytes); pipe text (e.g. through strings or xxd)`);
   const model = startingModel(config, opts.model);
-  const { redact } = Redactor.forEnv(() => env, config);
+  let registry: ReturnType<typeof createRegistry> | undefined;
+  const { redact } = Redactor.forEnv(() => env, config, () => registry?.oauthSecrets() ?? []);
   const render = new Renderer(io, createStyle(colorLevel(env, io.isTTY)), redact);
-  const registry = createRegistry(config, env, opts.version, render);
+  // Stored logins and the client-credentials grant work here; nobody is sent to a browser.
+  registry = createRegistry(config, env, opts.version, render, { stateDir: opts.stateDir, isTTY: false });
   const status = (message: string) => render.status(message);
   const project = new ProjectContext(config.context.project.max_chars, () => env);
   const sessions = opts.resume === undefined ? null : new SessionStore({ historyDir: opts.historyDir, enabled: true, startedAt: new Date(), model, version: opts.version, onStatus: status, redact });

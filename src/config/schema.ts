@@ -44,12 +44,28 @@ export const modelSchema = z.strictObject({
   price_out: optional(z.number().check(z.gte(0))),
 });
 
+/** OAuth 2.1 for an HTTP server (docs/mcp.md "OAuth"); every key is optional. */
+const mcpOAuthSchema = z.strictObject({
+  /** A pre-registered client; without it aish uses `client_metadata_url` or registers itself. */
+  client_id: optional(nonEmpty()),
+  /** The variable holding the pre-registered client's secret. */
+  client_secret_env: optional(nonEmpty()),
+  /** An https URL of a client-ID metadata document, used when the server supports them. */
+  client_metadata_url: optional(httpUrl),
+  /** Scopes to ask for when the server names none. */
+  scopes: optional(z.array(nonEmpty())),
+  grant: withDefault(z.enum(['authorization_code', 'client_credentials']), 'authorization_code'),
+  /** The variable holding a PEM private key: the client authenticates with private_key_jwt. */
+  private_key_env: optional(nonEmpty()),
+});
+
 const mcpServerSchema = z
   .strictObject({
     url: optional(httpUrl),
     transport: optional(z.enum(['http', 'sse'])),
     auth_token: optional(nonEmpty()),
     auth_env: optional(nonEmpty()),
+    oauth: optional(mcpOAuthSchema),
     command: optional(nonEmpty()),
     args: withDefault(z.array(z.string()), []),
     env: withDefault(z.record(z.string(), z.string()), {}),
@@ -58,6 +74,11 @@ const mcpServerSchema = z
   .check(
     z.refine((s) => (s.url === undefined) !== (s.command === undefined), {
       error: 'expected exactly one of `url` (HTTP) or `command` (stdio)',
+    }),
+    z.refine((s) => s.oauth === undefined || s.url !== undefined, { error: '`oauth` applies to HTTP servers (`url`)', path: ['oauth'] }),
+    z.refine((s) => s.oauth?.grant !== 'client_credentials' || s.oauth.client_id !== undefined, {
+      error: 'the client_credentials grant needs `client_id`',
+      path: ['oauth', 'client_id'],
     }),
   );
 
@@ -139,6 +160,7 @@ const englishMessages = en().localeError;
 export type ModelConfig = z.output<typeof modelSchema>;
 export type RawConfig = z.output<typeof rawConfigSchema>;
 export type McpServerConfig = RawConfig['mcp']['servers'][string];
+export type McpOAuthConfig = NonNullable<McpServerConfig['oauth']>;
 
 /** The config every part reads: lists resolved, presets filled in, names cross-checked. */
 export interface Config extends Omit<RawConfig, 'models' | 'default_model' | 'shell' | 'mcp' | 'routing'> {

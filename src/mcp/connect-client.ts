@@ -22,6 +22,16 @@ export interface Connected {
   protocolVersion: () => string | undefined;
   /** The `McpConnectError` for a failure after the handshake (tools/list, abort). */
   fail: (err: unknown) => McpConnectError;
+  /** The OAuth login of this connection, when it has one (HTTP without a static token). */
+  login?: McpLogin;
+}
+
+/** A login the SDK started by opening the authorization page (first login or scope step-up). */
+export interface McpLogin {
+  /** Whether the authorization page was opened and its answer is awaited. */
+  pending(): boolean;
+  /** Waits for the browser (only `signal` ends the wait) and trades the code for tokens. */
+  finish(signal: AbortSignal | undefined): Promise<void>;
 }
 
 function newClient(opts: McpConnectOptions): Client {

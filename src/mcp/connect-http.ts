@@ -1,14 +1,16 @@
 // Connecting to an MCP server over HTTP (SPEC §6): streamable HTTP, falling back to legacy SSE only
-// when the streamable POST gets 400/404/405; the token sent once as `Authorization: Bearer`. Throws
-// only `McpConnectError`, whose message never contains the token.
+// when the streamable POST gets 400/404/405; a static token sent once as `Authorization: Bearer`,
+// else OAuth through the SDK's `auth()` with aish's provider. Throws only `McpConnectError`
+// (`McpLoginNeededError`, `McpLoginStarted` for OAuth), whose message never contains a token.
 
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { McpServerConfig } from '../config/schema.js';
 import { Reason } from './abort.js';
-import { connectClient, DEFAULT_CONNECT_TIMEOUT_MS, type Connected } from './connect-client.js';
-import { describeMcpFailure, httpStatusOf, McpConnectError, type FailureContext } from './errors.js';
+import { connectClient, DEFAULT_CONNECT_TIMEOUT_MS, type Connected, type McpLogin } from './connect-client.js';
+import { describeMcpFailure, httpStatusOf, McpConnectError, McpLoginNeededError, McpLoginStarted, type FailureContext } from './errors.js';
 import { scrubSecrets } from './failure-text.js';
+import { AishOAuthProvider, LoginNeeded } from './oauth-provider.js';
 import type { McpConnectOptions } from './session-types.js';
 
 const FALLBACK_STATUSES = new Set([400, 404, 405]);
@@ -43,24 +45,66 @@ export async function connectHttp(alias: string, cfg: McpServerConfig, opts: Mcp
   }
   const secrets = token ? [token] : [];
   const ctx: FailureContext = { url, timeoutMs: opts.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS };
-  const fail = (err: unknown, prefix = ''): McpConnectError => {
-    if (err instanceof McpConnectError) return err;
+  const failPlain = (err: unknown, prefix = ''): McpConnectError => {
     const reason = err instanceof Reason ? err.message : describeMcpFailure(err, ctx);
     const status = httpStatusOf(err);
     return new McpConnectError(alias, err, scrubSecrets(`${prefix}${reason}${status === 401 ? hint : ''}`, secrets));
   };
   const target = displayUrl(url);
+  let provider: AishOAuthProvider | undefined;
+  try {
+    provider = token ? undefined : await oauthProvider(url, cfg, opts);
+  } catch (err) {
+    throw new McpConnectError(alias, err, `oauth: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  // Without a provider a 401 is only reported; one that asks for a Bearer token means a login.
+  let challenge: string | null = null;
+  const watchChallenge = async (input: string | URL, init?: RequestInit): Promise<Response> => {
+    const res = await fetch(input, init);
+    if (res.status === 401) challenge = res.headers.get('www-authenticate');
+    return res;
+  };
 
   const attempt = async (kind: 'streamable-http' | 'sse'): Promise<Connected> => {
     // One Headers object, one spelling: a plain object with two spellings sends the token twice.
     const headers = new Headers();
     if (token) headers.set('Authorization', `Bearer ${token}`);
-    const transport =
-      kind === 'sse'
-        ? new SSEClientTransport(url, { requestInit: { headers } })
-        : new StreamableHTTPClientTransport(url, { requestInit: { headers } });
-    const { client, protocolVersion } = await connectClient(transport, opts, signal, (err) => err);
-    return { kind, client, transport, target, secrets, stderr: undefined, protocolVersion, fail: (err) => fail(err) };
+    const options = { requestInit: { headers }, ...(provider ? { authProvider: provider } : { fetch: watchChallenge }) };
+    const transport = kind === 'sse' ? new SSEClientTransport(url, options) : new StreamableHTTPClientTransport(url, options);
+    const login: McpLogin | undefined = provider && {
+      pending: () => provider.pendingLogin,
+      finish: async (waitSignal) => {
+        const code = await provider.completeLogin(waitSignal);
+        await transport.finishAuth(code);
+      },
+    };
+    let connected: Awaited<ReturnType<typeof connectClient>>;
+    try {
+      connected = await connectClient(transport, opts, signal, (err) => err);
+    } catch (err) {
+      if (login?.pending()) throw new McpLoginStarted(alias, login.finish);
+      provider?.endLogin();
+      throw err;
+    }
+    const { client, protocolVersion } = connected;
+    return {
+      kind,
+      client,
+      transport,
+      target,
+      secrets,
+      stderr: undefined,
+      protocolVersion,
+      fail: (err) => fail(err),
+      ...(login ? { login } : {}),
+    };
+  };
+  const fail = (err: unknown, prefix = ''): McpConnectError => {
+    if (err instanceof McpConnectError) return err;
+    if (isLoginNeeded(err) || (httpStatusOf(err) === 401 && !token && opts.oauth && (cfg.oauth || /^\s*bearer\b/i.test(challenge ?? '')))) {
+      return new McpLoginNeededError(alias, err);
+    }
+    return failPlain(err, prefix);
   };
 
   if (cfg.transport === 'sse') {
@@ -81,4 +125,24 @@ export async function connectHttp(alias: string, cfg: McpServerConfig, opts: Mcp
       throw fail(sseErr, `streamable HTTP answered HTTP ${status}, legacy SSE: `);
     }
   }
+}
+
+/** A `LoginNeeded` anywhere in the cause chain (the SDK wraps what the provider throws). */
+function isLoginNeeded(err: unknown): boolean {
+  for (let e = err, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) if (e instanceof LoginNeeded) return true;
+  return false;
+}
+
+/**
+ * The OAuth provider for a server without a static token, or none. Where no login may start
+ * (start-up), a server without stored tokens gets none unless its grant needs no person: a 401
+ * then says "login needed" without registering a client first.
+ */
+async function oauthProvider(url: URL, cfg: McpServerConfig, opts: McpConnectOptions): Promise<AishOAuthProvider | undefined> {
+  if (!opts.oauth) return undefined;
+  const provider = new AishOAuthProvider({ serverUrl: url.href, config: cfg.oauth, env: opts.env, store: opts.oauth.store, openUrl: opts.oauth.openUrl });
+  if (provider.machineGrant) return provider;
+  if (!opts.oauth.openUrl) return provider.hasTokens ? provider : undefined;
+  if (!provider.hasTokens) await provider.prepareLogin();
+  return provider;
 }

@@ -21,6 +21,26 @@ export class McpConnectError extends AishError {
   }
 }
 
+/** A server that needs an OAuth login before aish may use it: `mcp <alias>: login needed (:mcp login <alias>)`. */
+export class McpLoginNeededError extends McpConnectError {
+  constructor(alias: string, cause?: unknown) {
+    super(alias, cause, `login needed (:mcp login ${alias})`);
+  }
+}
+
+/**
+ * A connect attempt that opened the authorization page; `complete` waits for the browser (only
+ * `signal` ends the wait) and trades the code for tokens, after which connecting again succeeds.
+ */
+export class McpLoginStarted extends McpConnectError {
+  constructor(
+    alias: string,
+    readonly complete: (signal: AbortSignal | undefined) => Promise<void>,
+  ) {
+    super(alias, undefined, 'waiting for the browser login');
+  }
+}
+
 /** What went wrong where, so a failure can name the host or the command. */
 export interface FailureContext {
   url?: URL;
@@ -119,6 +139,8 @@ export function describeMcpFailure(err: unknown, ctx: FailureContext = {}): stri
   if (f.rpcCode !== undefined) {
     return `protocol error: ${firstLine(all.replace(/^MCP error -?\d+: /, ''))} (JSON-RPC ${f.rpcCode})`;
   }
+  // fetch refuses ports of other protocols (6000 X11, 6667 IRC, ...: the Fetch spec's "bad ports").
+  if (/\bbad port\b/i.test(all)) return `port ${ctx.url?.port || '?'} is one fetch refuses to use (a "bad port" of the Fetch standard); run the server on another port`;
   if (/fetch failed/i.test(all)) return `request failed (${where(ctx)})`;
   return `protocol error: ${firstLine(errorMessage(err)) || 'unknown failure'}`;
 }

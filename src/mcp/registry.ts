@@ -4,9 +4,10 @@
 
 import type { McpServerConfig } from '../config/schema.js';
 import { UsageError } from '../errors.js';
-import { splitCommandLine } from './command-line.js';
-import { McpConnectError } from './errors.js';
+import { joinCommandLine, splitCommandLine } from './command-line.js';
+import { McpConnectError, McpLoginNeededError } from './errors.js';
 import { aliasProblem, deriveAlias, deriveStdioAlias, splitWireName } from './naming.js';
+import type { OAuthStore } from './oauth-store.js';
 import { dispatchFailedOutcome, type ToolOutcome } from './outcome.js';
 import type { McpCallOptions, McpSession, McpSessionStatus, McpTool, McpTransportKind } from './session.js';
 import type { ArgumentValidator } from './validate.js';
@@ -26,6 +27,15 @@ export interface McpRegistryOptions {
   callTimeoutMs?: number;
   /** `mcp.max_result_chars`. Default 16000. */
   maxResultChars?: number;
+  /** OAuth for HTTP servers without a static token; without it a 401 is only reported. */
+  oauth?: McpRegistryOAuth;
+}
+
+/** Where tokens live, and how the authorization page reaches the person. */
+export interface McpRegistryOAuth {
+  store: OAuthStore;
+  /** Opens (or prints) the authorization URL of a login for `alias`. */
+  openUrl: (alias: string, url: URL) => Promise<void>;
 }
 
 /** A configured server that did not connect; print `[aish] ${error.message}` once. */
@@ -41,8 +51,11 @@ export interface McpServerRow {
   target: string;
   transport: McpTransportKind;
   toolCount: number;
-  status: McpSessionStatus;
-  /** `name version` as the server reported it. */
+  /** A session's status, or why a configured server is not connected. */
+  status: McpSessionStatus | 'failed' | 'login needed';
+  /** Why it failed (status `failed`). */
+  reason?: string;
+  /** `name version` as the server reported it ('' when not connected). */
   server: string;
   protocolVersion: string;
 }
@@ -73,6 +86,12 @@ export class McpRegistry {
   #opts: McpRegistryOptions;
   #validator: ArgumentValidator | undefined;
   #warnedSchemas = new Set<string>();
+  /** The configured servers (`mcp.servers`), for `:mcp list`, `:mcp connect <alias>` and logins. */
+  #configured = new Map<string, McpServerConfig>();
+  /** Why a configured server is not connected. */
+  #failures = new Map<string, McpConnectError>();
+  /** Servers connected with `:mcp connect`, for a later `:mcp login`. */
+  #adHoc = new Map<string, McpServerConfig>();
 
   constructor(opts: McpRegistryOptions) {
     this.#opts = opts;
@@ -89,7 +108,10 @@ export class McpRegistry {
    */
   async connectAll(servers: Record<string, McpServerConfig>, options: { signal?: AbortSignal } = {}): Promise<McpConnectFailure[]> {
     const entries = Object.entries(servers);
-    for (const [alias] of entries) this.#rankOf(alias);
+    for (const [alias, cfg] of entries) {
+      this.#rankOf(alias);
+      this.#configured.set(alias, cfg);
+    }
     // Stdio servers first: spawning a process is the long pole, HTTP handshakes overlap with it.
     const startRank = (i: number) => (entries[i]![1].command !== undefined ? 0 : 1);
     const order = entries.map((_, i) => i).sort((a, b) => startRank(a) - startRank(b));
@@ -98,7 +120,7 @@ export class McpRegistry {
       order.map(async (i) => {
         const [alias, cfg] = entries[i]!;
         try {
-          await this.#connect(alias, cfg, options.signal, false);
+          await this.#connect(alias, cfg, options.signal, false, false);
         } catch (err) {
           results[i] = { alias, error: err instanceof McpConnectError ? err : new McpConnectError(alias, err) };
         }
@@ -115,7 +137,13 @@ export class McpRegistry {
    */
   async connect(target: string, alias?: string, options: McpAdHocConnectOptions = {}): Promise<McpSession> {
     const trimmed = target.trim();
-    if (trimmed === '') throw new UsageError('usage: :mcp connect <url | command line> [alias] [--token-env VAR]');
+    if (trimmed === '') throw new UsageError('usage: :mcp connect <url | command line | configured alias> [--alias NAME] [--token-env VAR]');
+    const configured = this.#configured.get(trimmed);
+    if (configured && alias === undefined && !options.tokenEnv) {
+      const session = this.#sessions.get(trimmed);
+      if (session?.status === 'connected') throw new UsageError(`mcp ${trimmed} is already connected (:mcp disconnect ${trimmed} first)`);
+      return this.#connect(trimmed, configured, options.signal, true, true);
+    }
     const taken = new Set([...this.#sessions.keys(), ...this.#pending]);
     let cfg: McpServerConfig;
     let name: string;
@@ -142,7 +170,43 @@ export class McpRegistry {
     }
     const problem = aliasProblem(name);
     if (problem) throw new UsageError(problem);
-    return this.#connect(name, cfg, options.signal, true);
+    return this.#connect(name, cfg, options.signal, true, true);
+  }
+
+  /**
+   * `:mcp login <alias>`: runs the OAuth login of a configured (or connected) HTTP server now and
+   * connects it, replacing a connected session. Throws `UsageError` for an unknown alias or a
+   * stdio server, `McpConnectError` when the login or the connect fails.
+   */
+  async login(alias: string, signal?: AbortSignal): Promise<McpSession> {
+    const cfg = this.#configFor(alias);
+    if (!this.#opts.oauth) throw new UsageError('OAuth is not available in this session');
+    const session = this.#sessions.get(alias);
+    if (session) {
+      await session.close();
+      this.#sessions.delete(alias);
+    }
+    return this.#connect(alias, cfg, signal, true, true);
+  }
+
+  /** `:mcp logout <alias>`: forgets the server's tokens and client, and disconnects it. */
+  async logout(alias: string): Promise<boolean> {
+    const cfg = this.#configFor(alias);
+    const forgotten = cfg.url !== undefined && (this.#opts.oauth?.store.forget(new URL(cfg.url).href) ?? false);
+    if (this.#sessions.has(alias)) {
+      await this.disconnect(alias);
+      if (this.#configured.has(alias)) this.#rankOf(alias);
+    }
+    if (this.#configured.has(alias)) this.#failures.set(alias, new McpLoginNeededError(alias));
+    return forgotten;
+  }
+
+  /** The config of a configured server, or of a connected HTTP one (`:mcp login/logout`). */
+  #configFor(alias: string): McpServerConfig {
+    const cfg = this.#configured.get(alias) ?? this.#adHoc.get(alias);
+    if (!cfg) throw new UsageError(`no MCP server named ${alias}`);
+    if (cfg.url === undefined) throw new UsageError(`mcp ${alias} is a stdio server; OAuth applies to HTTP servers`);
+    return cfg;
   }
 
   #rankOf(alias: string): number {
@@ -154,7 +218,11 @@ export class McpRegistry {
     return rank;
   }
 
-  async #connect(alias: string, cfg: McpServerConfig, signal: AbortSignal | undefined, adHoc: boolean): Promise<McpSession> {
+  /**
+   * Connects one server. `interactive`: the person asked for this server, so an OAuth login may
+   * open the authorization page now; at start-up it may not, and a 401 reports "login needed".
+   */
+  async #connect(alias: string, cfg: McpServerConfig, signal: AbortSignal | undefined, adHoc: boolean, interactive: boolean): Promise<McpSession> {
     const existing = this.#sessions.get(alias);
     if (this.#pending.has(alias) || existing?.status === 'connected') {
       const message = `alias "${alias}" is already connected${adHoc ? ` (:mcp disconnect ${alias} first, or pick another alias)` : ''}`;
@@ -163,6 +231,7 @@ export class McpRegistry {
     }
     this.#pending.add(alias);
     this.#rankOf(alias);
+    const oauth = this.#opts.oauth;
     try {
       if (!this.#validator) {
         const { ArgumentValidator } = await import('./validate.js');
@@ -178,11 +247,17 @@ export class McpRegistry {
         ...(this.#opts.maxResultChars !== undefined ? { maxResultChars: this.#opts.maxResultChars } : {}),
         ...(this.#opts.onStatus ? { onStatus: this.#opts.onStatus } : {}),
         onToolsChanged: () => this.#opts.onToolsChanged?.(alias),
+        ...(oauth ? { oauth: { store: oauth.store, ...(interactive ? { openUrl: (url: URL) => oauth.openUrl(alias, url) } : {}) } } : {}),
       });
       if (existing) await existing.close();
       this.#sessions.set(alias, session);
+      this.#failures.delete(alias);
+      if (!this.#configured.has(alias)) this.#adHoc.set(alias, cfg);
       this.#opts.onToolsChanged?.(alias);
       return session;
+    } catch (err) {
+      if (this.#configured.has(alias) && err instanceof McpConnectError) this.#failures.set(alias, err);
+      throw err;
     } finally {
       this.#pending.delete(alias);
     }
@@ -193,16 +268,20 @@ export class McpRegistry {
     const session = this.#sessions.get(alias);
     if (!session) return false;
     this.#sessions.delete(alias);
-    this.#rank.delete(alias);
+    this.#adHoc.delete(alias);
+    if (!this.#configured.has(alias)) this.#rank.delete(alias);
     await session.close();
     this.#opts.onToolsChanged?.(alias);
     return true;
   }
 
-  /** Rows for `:mcp list`: configured servers in config order, then the ones connected later. */
+  /**
+   * Rows for `:mcp list`: every configured server in config order (connected, failed with the
+   * reason, or login needed), then the ones connected later.
+   */
   list(): McpServerRow[] {
-    const sessions = [...this.#sessions.values()].sort((a, b) => this.#rankOf(a.alias) - this.#rankOf(b.alias));
-    return sessions.map((s) => ({
+    const rows: Array<McpServerRow & { rank: number }> = [...this.#sessions.values()].map((s) => ({
+      rank: this.#rankOf(s.alias),
       alias: s.alias,
       target: s.target,
       transport: s.transport,
@@ -211,6 +290,23 @@ export class McpRegistry {
       server: `${s.serverInfo.name} ${s.serverInfo.version}`,
       protocolVersion: s.protocolVersion,
     }));
+    for (const [alias, cfg] of this.#configured) {
+      if (this.#sessions.has(alias)) continue;
+      const failure = this.#failures.get(alias);
+      const login = failure instanceof McpLoginNeededError;
+      rows.push({
+        rank: this.#rankOf(alias),
+        alias,
+        target: cfg.url !== undefined ? new URL(cfg.url).href : joinCommandLine([cfg.command!, ...cfg.args]),
+        transport: cfg.url !== undefined ? (cfg.transport === 'sse' ? 'sse' : 'streamable-http') : 'stdio',
+        toolCount: 0,
+        status: login ? 'login needed' : failure ? 'failed' : 'closed',
+        ...(failure && !login ? { reason: failure.reason } : {}),
+        server: '',
+        protocolVersion: '',
+      });
+    }
+    return rows.sort((a, b) => a.rank - b.rank).map(({ rank: _rank, ...row }) => row);
   }
 
   /** Every tool of every connected session. */
@@ -267,6 +363,11 @@ export class McpRegistry {
       this.#opts.onStatus?.(`mcp ${found.session.alias}: cannot check arguments of ${found.tool.name} (${result.unusable}); the server will`);
     }
     return [];
+  }
+
+  /** Every OAuth token and client secret kept, named for redaction (`mcp oauth`). */
+  oauthSecrets(): Array<{ name: string; value: string }> {
+    return (this.#opts.oauth?.store.secrets() ?? []).map((value) => ({ name: 'mcp-oauth', value }));
   }
 
   /** Closes every session (in parallel) and forgets them. Never rejects. */

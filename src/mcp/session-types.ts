@@ -3,6 +3,8 @@
 // helpers can name them without loading the SDK or importing the session class.
 
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { OpenUrl } from './oauth-provider.js';
+import type { OAuthStore } from './oauth-store.js';
 
 /** How a session talks to its server, as `:mcp list` shows it. */
 export type McpTransportKind = 'streamable-http' | 'sse' | 'stdio';
@@ -44,6 +46,15 @@ export interface McpConnectOptions {
   maxResultChars?: number;
   /** Default `callTool` timeout (`mcp.call_timeout_ms`). Default 60 s. */
   callTimeoutMs?: number;
+  /** OAuth for HTTP servers without a static token; without it a 401 is only reported. */
+  oauth?: McpOAuthOptions;
+}
+
+/** Where OAuth state lives and whether a login may start now. */
+export interface McpOAuthOptions {
+  store: OAuthStore;
+  /** Opens the authorization page; absent where no login may start (start-up). */
+  openUrl?: OpenUrl;
 }
 
 /** Options of one `callTool`. */

@@ -8,10 +8,10 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, LATEST_PROTOCOL_VERSION, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from '../config/schema.js';
 import { connectDeadline, raceAbort } from './abort.js';
-import { DEFAULT_CONNECT_TIMEOUT_MS, type Connected } from './connect-client.js';
+import { DEFAULT_CONNECT_TIMEOUT_MS, type Connected, type McpLogin } from './connect-client.js';
 import { connectHttp } from './connect-http.js';
 import { connectStdio } from './connect-stdio.js';
-import { describeMcpFailure, McpConnectError } from './errors.js';
+import { describeMcpFailure, McpConnectError, McpLoginStarted } from './errors.js';
 import { failureContext, isConnectionClosed, lastLine, rpcMessage, scrubSecrets } from './failure-text.js';
 import { aliasProblem, type ToolNameMap } from './naming.js';
 import {
@@ -29,6 +29,8 @@ export { stdioEnvironment } from './connect-stdio.js';
 export type { McpCallOptions, McpConnectOptions, McpSessionStatus, McpTool, McpTransportKind } from './session-types.js';
 
 const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+/** Logins one connect may run: the first, then scope step-ups; more means the server never agrees. */
+const MAX_LOGIN_ROUNDS = 3;
 
 /**
  * A connected MCP server. Create with `McpSession.connect`; `tools` is the cached list;
@@ -55,6 +57,7 @@ export class McpSession {
   #closing: Promise<void> | undefined;
   #secrets: string[];
   #stderr: { text: string } | undefined;
+  #login: McpLogin | undefined;
   #onStatus: (message: string) => void;
   #maxResultChars: number;
   #callTimeoutMs: number;
@@ -70,6 +73,7 @@ export class McpSession {
       transport: Transport;
       secrets: string[];
       stderr: { text: string } | undefined;
+      login: McpLogin | undefined;
       opts: McpConnectOptions;
     },
   ) {
@@ -78,6 +82,7 @@ export class McpSession {
     this.#transport = init.transport;
     this.#secrets = init.secrets;
     this.#stderr = init.stderr;
+    this.#login = init.login;
     this.#onStatus = init.opts.onStatus ?? (() => {});
     this.#maxResultChars = init.opts.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
     this.#callTimeoutMs = init.opts.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
@@ -87,11 +92,30 @@ export class McpSession {
   /**
    * Connects, initializes and fetches the tool list, all within `timeoutMs`. Throws only
    * `McpConnectError` (one line, `mcp <alias>: ...`, never containing the token). Reports a
-   * protocol version other than the one offered through `onStatus` and carries on.
+   * protocol version other than the one offered through `onStatus` and carries on. When an
+   * OAuth login may start (`opts.oauth.openUrl`), waits for it outside the time limit (only
+   * `opts.signal` ends the wait) and connects again, at most `MAX_LOGIN_ROUNDS` times.
    */
   static async connect(alias: string, cfg: McpServerConfig, opts: McpConnectOptions): Promise<McpSession> {
     const problem = aliasProblem(alias);
     if (problem) throw new McpConnectError(alias, undefined, problem);
+    for (let round = 1; ; round++) {
+      try {
+        return await McpSession.#connectOnce(alias, cfg, opts);
+      } catch (err) {
+        if (!(err instanceof McpLoginStarted)) throw err;
+        if (round >= MAX_LOGIN_ROUNDS) throw new McpConnectError(alias, undefined, `still not authorized after ${round} logins`);
+        try {
+          await err.complete(opts.signal);
+        } catch (loginErr) {
+          if (opts.signal?.aborted) throw new McpConnectError(alias, loginErr, 'login cancelled');
+          throw new McpConnectError(alias, loginErr, `login failed: ${describeMcpFailure(loginErr)}`);
+        }
+      }
+    }
+  }
+
+  static async #connectOnce(alias: string, cfg: McpServerConfig, opts: McpConnectOptions): Promise<McpSession> {
     const { signal, dispose } = connectDeadline(opts.signal, opts.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS);
     try {
       if (opts.signal?.aborted) throw new McpConnectError(alias, undefined, 'cancelled');
@@ -102,6 +126,8 @@ export class McpSession {
         return await raceAbort(McpSession.#open(alias, connected, opts, signal), signal, () => connected.client.close());
       } catch (err) {
         await connected.client.close().catch(() => {});
+        // A scope step-up while listing tools: the same login round as at the handshake.
+        if (connected.login?.pending()) throw new McpLoginStarted(alias, connected.login.finish);
         throw connected.fail(err);
       }
     } finally {
@@ -119,6 +145,7 @@ export class McpSession {
       transport: connected.transport,
       secrets: connected.secrets,
       stderr: connected.stderr,
+      login: connected.login,
       opts,
     });
     client.onerror = (err) => session.#onTransportError(err);
@@ -216,10 +243,17 @@ export class McpSession {
     signal?.addEventListener('abort', onAbort, { once: true });
     this.#inFlight.add(fail);
     try {
-      const result = await this.#client.callTool({ name: original, arguments: args ?? {} }, undefined, {
-        signal: call.signal,
-        timeout: timeoutMs,
-      });
+      const request = () => this.#client.callTool({ name: original, arguments: args ?? {} }, undefined, { signal: call.signal, timeout: timeoutMs });
+      let result: Awaited<ReturnType<typeof request>>;
+      try {
+        result = await request();
+      } catch (err) {
+        // The server asked for more scope and the SDK opened the authorization page: once the
+        // person agreed, the call goes again (a second refusal of the same scope is final).
+        if (!this.#login?.pending()) throw err;
+        await this.#login.finish(signal);
+        result = await request();
+      }
       return outcomeFromResult(result as Parameters<typeof outcomeFromResult>[0], options.maxResultChars ?? this.#maxResultChars);
     } catch (err) {
       if (signal?.aborted) return cancelledOutcome();

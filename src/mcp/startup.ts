@@ -4,6 +4,9 @@
 // connect in the background so the prompt comes first.
 
 import type { Config } from '../config/schema.js';
+import { McpLoginNeededError } from './errors.js';
+import { OAuthStore } from './oauth-store.js';
+import { openUrl } from './open-url.js';
 import { McpRegistry, type McpConnectFailure } from './registry.js';
 
 /** How start-up is shown: a busy line while connecting (its stop function), and failures. */
@@ -13,14 +16,36 @@ export interface StartupView {
   status(message: string): void;
 }
 
-/** The session's MCP registry, with the `mcp.*` settings of the config. */
-export function createRegistry(config: Config, env: Record<string, string | undefined>, version: string, view: Pick<StartupView, 'status'>): McpRegistry {
+/** Where OAuth tokens are kept and how a login reaches the person. */
+export interface RegistryOAuthSetup {
+  /** OAuth state lives in `<stateDir>/mcp-oauth.json`; undefined keeps it in memory. */
+  stateDir: string | undefined;
+  isTTY: boolean;
+}
+
+/** The session's MCP registry, with the `mcp.*` settings of the config and OAuth. */
+export function createRegistry(
+  config: Config,
+  env: Record<string, string | undefined>,
+  version: string,
+  view: Pick<StartupView, 'status'>,
+  oauth: RegistryOAuthSetup,
+): McpRegistry {
+  const status = (message: string) => view.status(message);
   return new McpRegistry({
     env,
     clientVersion: version,
-    onStatus: (message) => view.status(message),
+    onStatus: status,
     callTimeoutMs: config.mcp.call_timeout_ms,
     maxResultChars: config.mcp.max_result_chars,
+    oauth: {
+      store: new OAuthStore(oauth.stateDir, status),
+      openUrl: async (alias, url) => {
+        const by = await openUrl(url.href, { env, isTTY: oauth.isTTY });
+        const where = by === 'none' ? 'open this URL to log in' : 'log in in the browser; if it did not open, use this URL';
+        view.status(`mcp ${alias}: ${where} (Ctrl-C gives up):\n${url.href}`);
+      },
+    },
   });
 }
 
@@ -32,7 +57,11 @@ export async function connectConfiguredServers(registry: McpRegistry, config: Co
   try {
     const failures = await registry.connectAll(config.mcp.servers);
     stop();
-    for (const failure of failures) view.error(failure.error.message);
+    // A login is never started here: the person runs :mcp login when they want to.
+    for (const failure of failures) {
+      if (failure.error instanceof McpLoginNeededError) view.status(failure.error.message);
+      else view.error(failure.error.message);
+    }
   } finally {
     stop();
   }

@@ -1,9 +1,20 @@
-// :mcp connect | disconnect | list | tools | tool — the MCP servers of this session.
+// :mcp connect | disconnect | login | logout | list | tools | tool — the MCP servers of this session.
 
 import { UsageError } from '../errors.js';
 import type { MetaCommand, MetaContext } from './types.js';
 
-const SUBCOMMANDS = ['connect', 'disconnect', 'list', 'tools', 'tool'];
+const SUBCOMMANDS = ['connect', 'disconnect', 'login', 'logout', 'list', 'tools', 'tool'];
+const CONNECT_USAGE = 'usage: :mcp connect <url [alias] | command line [--alias NAME] | configured alias> [--token-env VAR]';
+
+/** Takes `--flag VALUE` out of `args`; undefined when absent. */
+function takeOption(args: string[], flag: string): string | undefined {
+  const i = args.indexOf(flag);
+  if (i === -1) return undefined;
+  const value = args[i + 1];
+  if (!value || value.startsWith('--')) throw new UsageError(`${flag} needs a value`);
+  args.splice(i, 2);
+  return value;
+}
 
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
@@ -11,28 +22,29 @@ function table(rows: string[][]): string {
 }
 
 async function connect(args: string[], ctx: MetaContext, signal: AbortSignal): Promise<void> {
-  let tokenEnv: string | undefined;
-  const i = args.indexOf('--token-env');
-  if (i !== -1) {
-    tokenEnv = args[i + 1];
-    if (!tokenEnv) throw new UsageError('--token-env needs a variable name');
-    args.splice(i, 2);
-  }
+  const tokenEnv = takeOption(args, '--token-env');
+  const aliasOption = takeOption(args, '--alias');
   const [target, ...rest] = args;
-  if (!target) throw new UsageError('usage: :mcp connect <url|command line> [alias] [--token-env VAR]');
-  // A URL takes an optional alias; a command line is everything typed (quote it to give an alias).
+  if (!target) throw new UsageError(CONNECT_USAGE);
+  // A URL takes an optional alias word; a command line is everything typed, its alias `--alias`.
   const isUrl = /^https?:\/\//.test(target);
-  const alias = isUrl ? rest[0] : undefined;
+  if (isUrl && rest.length > 1) throw new UsageError(CONNECT_USAGE);
+  const alias = aliasOption ?? (isUrl ? rest[0] : undefined);
   const commandLine = isUrl ? target : [target, ...rest].join(' ');
   const session = await ctx.mcp.connect(commandLine, alias, { ...(tokenEnv ? { tokenEnv } : {}), signal });
   ctx.render.status(`mcp ${session.alias}: connected (${session.transport}, ${session.tools.length} tools)`);
 }
 
+/** One `:mcp list` status cell: the state, and why a server failed. */
+function statusCell(status: string, reason: string | undefined): string {
+  return reason ? `${status}: ${reason}` : status;
+}
+
 export const mcpCommands: MetaCommand[] = [
   {
     name: 'mcp',
-    usage: 'connect <url|command> [alias] [--token-env VAR] | disconnect <alias> | list | tools | tool <alias__name>',
-    summary: 'MCP servers: connect, disconnect, list them and their tools',
+    usage: 'connect <url [alias] | command [--alias NAME] | alias> [--token-env VAR] | disconnect <alias> | login <alias> | logout <alias> | list | tools | tool <alias__name>',
+    summary: 'MCP servers: connect, disconnect, log in and out, list them and their tools',
     complete(prefix, ctx) {
       return SUBCOMMANDS.filter((s) => s.startsWith(prefix))
         .concat(ctx.mcp.list().map((r) => r.alias).filter((a) => a.startsWith(prefix)))
@@ -52,6 +64,20 @@ export const mcpCommands: MetaCommand[] = [
           ctx.render.status(`mcp ${alias}: disconnected`);
           return;
         }
+        case 'login': {
+          const alias = args[0];
+          if (!alias) throw new UsageError('usage: :mcp login <alias>');
+          const session = await ctx.mcp.login(alias, signal);
+          ctx.render.status(`mcp ${session.alias}: logged in and connected (${session.transport}, ${session.tools.length} tools)`);
+          return;
+        }
+        case 'logout': {
+          const alias = args[0];
+          if (!alias) throw new UsageError('usage: :mcp logout <alias>');
+          const forgot = await ctx.mcp.logout(alias);
+          ctx.render.status(`mcp ${alias}: ${forgot ? 'logged out (tokens forgotten)' : 'no login was kept'}`);
+          return;
+        }
         case 'list': {
           const rows = ctx.mcp.list();
           if (rows.length === 0) {
@@ -61,7 +87,7 @@ export const mcpCommands: MetaCommand[] = [
           ctx.render.info(
             table([
               ['alias', 'target', 'transport', 'tools', 'status'],
-              ...rows.map((r) => [r.alias, r.target, r.transport, String(r.toolCount), r.status]),
+              ...rows.map((r) => [r.alias, r.target, r.transport, String(r.toolCount), statusCell(r.status, r.reason)]),
             ]),
           );
           return;

@@ -1,7 +1,7 @@
 // No secret leaves: every secret aish knows is replaced by `[redacted:NAME]` in what is sent to a
 // model, written to disk (sessions, memory, input history, audit) or printed as a status or error
-// line. Secrets are: model keys (`key_env`), MCP tokens (`auth_token`, `auth_env`), and the values
-// of environment variables whose names look secret (*KEY*, *TOKEN*, *SECRET*, *PASSWORD*,
+// line. Secrets are: model keys (`key_env`), MCP tokens (`auth_token`, `auth_env`, the OAuth tokens
+// and client secrets aish keeps), and the values of environment variables whose names look secret (*KEY*, *TOKEN*, *SECRET*, *PASSWORD*,
 // *CREDENTIAL*) with 8 or more characters. The environment is read on every call, so a secret
 // exported inside aish is covered from then on.
 
@@ -23,8 +23,8 @@ const SECRET_ASSIGNMENT = /\b([A-Za-z_][A-Za-z0-9_]*(?:KEY|TOKEN|SECRET|PASSW(?:
 /** Shorter values are left alone: they would match ordinary words and numbers. */
 export const MIN_SECRET_CHARS = 8;
 
-/** The secrets in `env` and `config` right now, longest value first. */
-export function findSecrets(env: Record<string, string | undefined>, config: Pick<Config, 'models' | 'mcp'>): Secret[] {
+/** The secrets in `env`, `config` and `extra` (OAuth tokens) right now, longest value first. */
+export function findSecrets(env: Record<string, string | undefined>, config: Pick<Config, 'models' | 'mcp'>, extra: readonly Secret[] = []): Secret[] {
   const found = new Map<string, string>();
   const add = (name: string, value: string | undefined) => {
     const v = value?.trim();
@@ -34,10 +34,13 @@ export function findSecrets(env: Record<string, string | undefined>, config: Pic
   for (const model of Object.values(config.models)) if (model.key_env) named.add(model.key_env);
   for (const [alias, server] of Object.entries(config.mcp.servers)) {
     if (server.auth_env) named.add(server.auth_env);
+    if (server.oauth?.client_secret_env) named.add(server.oauth.client_secret_env);
+    if (server.oauth?.private_key_env) named.add(server.oauth.private_key_env);
     add(`mcp.servers.${alias}.auth_token`, server.auth_token);
     for (const [name, value] of Object.entries(server.env)) if (SECRET_NAME.test(name)) add(`mcp.servers.${alias}.env.${name}`, value);
   }
   for (const name of named) add(name, env[name]);
+  for (const secret of extra) add(secret.name, secret.value);
   for (const [name, value] of Object.entries(env)) if (SECRET_NAME.test(name)) add(name, value);
   return [...found].map(([value, name]) => ({ name, value })).sort((a, b) => b.value.length - a.value.length);
 }
@@ -50,9 +53,9 @@ export class Redactor {
     this.#secrets = secrets;
   }
 
-  /** A redactor over the live environment and the config's tokens. */
-  static forEnv(env: () => Record<string, string | undefined>, config: Pick<Config, 'models' | 'mcp'>): Redactor {
-    return new Redactor(() => findSecrets(env(), config));
+  /** A redactor over the live environment, the config's tokens and `extra` (kept OAuth tokens). */
+  static forEnv(env: () => Record<string, string | undefined>, config: Pick<Config, 'models' | 'mcp'>, extra: () => readonly Secret[] = () => []): Redactor {
+    return new Redactor(() => findSecrets(env(), config, extra()));
   }
 
   redact = (text: string): string => {

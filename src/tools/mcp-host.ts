@@ -6,6 +6,7 @@ import type { ToolHost } from '../turn/types.js';
 export function mcpToolHost(registry: McpRegistry): ToolHost {
   return {
     definitions: () => registry.toolDefinitions(),
+    has: (name) => registry.findTool(name) !== undefined,
     validate: (name, args) => registry.validateArguments(name, args),
     annotations: (name) => registry.findTool(name)?.tool.annotations,
     call: (name, args, { signal }) => registry.callTool(name, args, { signal }),

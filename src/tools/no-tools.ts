@@ -5,6 +5,7 @@ import type { ToolHost } from '../turn/types.js';
 
 export const noTools: ToolHost = {
   definitions: () => [],
+  has: () => false,
   validate: () => [],
   annotations: () => undefined,
   call: async (name) => ({ status: 'error', content: `[aish] tool dispatch failed: no tool named ${name}` }),

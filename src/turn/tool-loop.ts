@@ -155,6 +155,12 @@ async function runCall(deps: RequestDeps, call: ToolCall, signal: AbortSignal): 
     audit('invalid', 'aish', outcome);
     return outcome;
   }
+  // A name no server offers is answered at once: nothing to approve, nothing the person declined.
+  if (!deps.tools.has(call.name)) {
+    const outcome = await frame(args, () => ({ status: 'error', content: `[aish] no tool named ${call.name} exists; call only the tools offered in this request` }))();
+    audit('invalid', 'aish', outcome);
+    return outcome;
+  }
   const problems = deps.tools.validate(call.name, args);
   if (problems.length > 0) {
     const outcome = await frame(args, () => ({ status: 'error', content: `[aish] tool arguments do not match the tool's input schema: ${problems.join('; ')}` }))();

@@ -8,6 +8,8 @@ import type { ToolAnnotations, ToolOutcome } from '../tool-call.js';
 /** The tools the model may call (MCP sessions, later built-ins). */
 export interface ToolHost {
   definitions(): ToolDefinition[];
+  /** Whether a tool by this wire name is offered now. */
+  has(name: string): boolean;
   /** JSON Schema errors for these arguments; [] when valid or when the tool is unknown. */
   validate(name: string, args: Record<string, unknown>): string[];
   annotations(name: string): ToolAnnotations | undefined;

@@ -137,12 +137,26 @@ describe('MCP tools through the REPL', () => {
     expect(r.stderr).toContain('[aish] tool-call depth limit reached');
   });
 
-  it('an unknown tool still gets its tool turn', async () => {
-    h.writeConfig(config({ auto_approve: ['nope__*'] }));
+  it('an unknown tool is answered at once: no question, never "declined by user"', async () => {
     server.enqueue(toolCallReply([{ id: 'u', name: 'nope__x', arguments: '{}' }]), textReply(['ok']));
-    await runAish({ stdin: 'please go ahead\n', cwd: h.cwd, env: h.env });
-    expect(server.requests[1]!.body.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'u', content: '[aish] tool dispatch failed: no tool named nope__x' });
+    const r = await runAish({ stdin: 'please go ahead\n', cwd: h.cwd, env: h.env });
+    expect(server.requests[1]!.body.messages.at(-1)).toEqual({
+      role: 'tool',
+      tool_call_id: 'u',
+      content: '[aish] no tool named nope__x exists; call only the tools offered in this request',
+    });
+    expect(r.stdout + r.stderr).not.toContain("call 'nope__x'?");
   });
+
+  it('a stdio command line takes its alias from --alias, which the server never sees', async () => {
+    const { command, args } = everythingStdio();
+    const line = [command, ...args].map((w) => `'${w}'`).join(' ');
+    const r = await runAish({ stdin: `:mcp connect ${line} --alias every\n:mcp list\n`, cwd: h.cwd, env: h.env, timeoutMs: 30_000 });
+    expect(r.stderr).toMatch(/mcp every: connected \(stdio, \d+ tools\)/);
+    const row = r.stdout.split('\n').find((l) => l.startsWith('every '));
+    expect(row).toBeDefined();
+    expect(row).not.toContain('--alias');
+  }, 40_000);
 
   it('a configured server that cannot connect gets one status line and aish starts anyway', async () => {
     h.writeConfig(config({ servers: { everything: everythingStdio(), dead: { url: 'http://127.0.0.1:9/mcp' } } }));

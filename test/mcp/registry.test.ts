@@ -56,9 +56,13 @@ describe('connectAll', () => {
       ['locked', 'mcp locked: authentication failed (HTTP 401)'],
     ]);
     for (const f of failures) expect(f.error).toBeInstanceOf(McpConnectError);
-    expect(r.list().map((row) => [row.alias, row.transport, row.status])).toEqual([
-      ['web', 'streamable-http', 'connected'],
-      ['local', 'stdio', 'connected'],
+    // Every configured server is listed; the ones that failed with their reason. Without OAuth a
+    // 401 is an authentication failure, not a login to run.
+    expect(r.list().map((row) => [row.alias, row.transport, row.status, row.reason])).toEqual([
+      ['web', 'streamable-http', 'connected', undefined],
+      ['local', 'stdio', 'connected', undefined],
+      ['dead', 'streamable-http', 'failed', `connection refused (${new URL(refused).host})`],
+      ['locked', 'streamable-http', 'failed', 'authentication failed (HTTP 401)'],
     ]);
     const web = r.list()[0]!;
     expect(web).toMatchObject({ target: `${plain.origin}/mcp`, server: 'aish-fixture 1.0.0' });
@@ -102,6 +106,13 @@ describe('connectAll', () => {
 });
 
 describe('connect (:mcp connect)', () => {
+  it('a port fetch refuses to use is named as such, not as a failed request', async () => {
+    // 6000 (X11) is a "bad port" of the Fetch standard: nothing is sent, whatever listens there.
+    await expect(registry().connect('http://127.0.0.1:6000/mcp', 'x11')).rejects.toThrow(
+      'mcp x11: port 6000 is one fetch refuses to use (a "bad port" of the Fetch standard); run the server on another port',
+    );
+  });
+
   it('derives aliases from the URL host, made unique', async () => {
     const r = registry();
     expect((await r.connect(`${plain.origin}/mcp`)).alias).toBe('local');
@@ -217,10 +228,19 @@ describe('tools', () => {
     expect(await r.disconnect('a')).toBe(true);
     expect(await r.disconnect('a')).toBe(false);
     expect(a.status).toBe('closed');
-    expect(r.list().map((row) => row.alias)).toEqual(['b']);
+    // A configured server stays listed, closed, so `:mcp connect a` can bring it back.
+    expect(r.list().map((row) => [row.alias, row.status])).toEqual([
+      ['a', 'closed'],
+      ['b', 'connected'],
+    ]);
     const b = r.get('b')!;
     await r.closeAll();
     expect(b.status).toBe('closed');
-    expect(r.list()).toEqual([]);
+    expect(r.list().map((row) => row.status)).toEqual(['closed', 'closed']);
+    expect((await r.connect('a')).status).toBe('connected');
+    expect(r.list().map((row) => [row.alias, row.status])).toEqual([
+      ['a', 'connected'],
+      ['b', 'closed'],
+    ]);
   });
 });

@@ -110,6 +110,14 @@ export function startFixture(flags: string[] = [], env: Record<string, string> =
   return startServer([FIXTURE_SERVER, 'http', ...flags], scrubbedEnv(env), /listening (\d+)/, 'stdout');
 }
 
+export const OAUTH_SERVER = path.join(PROJECT_ROOT, 'test', 'fixtures', 'mcp', 'oauth-server.mjs');
+export const FAKE_BROWSER = path.join(PROJECT_ROOT, 'test', 'fixtures', 'mcp', 'fake-browser.mjs');
+
+/** An MCP server behind OAuth (the SDK's auth router and demo authorization server); `/mcp`. */
+export function startOAuthServer(): Promise<RunningServer> {
+  return startServer([OAUTH_SERVER], scrubbedEnv(), /listening (\d+)/, 'stdout');
+}
+
 /** server-everything over streamable HTTP (`/mcp`) or legacy SSE (`/sse`), bound to 127.0.0.1. */
 export function startEverything(mode: 'streamableHttp' | 'sse', env: Record<string, string> = {}): Promise<RunningServer> {
   return startServer(

@@ -59,6 +59,7 @@ function scriptedTools(results: Record<string, ToolOutcome | ((signal: AbortSign
   const host: ToolHost = {
     definitions: () => Object.keys(results).map((name) => ({ type: 'function', function: { name, description: name, parameters: { type: 'object' } } })),
     validate: (name, args) => (name === 'srv__strict' && typeof args.path !== 'string' ? ['path: must be a string'] : []),
+    has: (name) => name in results,
     annotations: () => undefined,
     async call(name, args, { signal }) {
       calls.push({ name, args });
@@ -218,6 +219,7 @@ describe('turn core: tool calls', () => {
     ['arguments that are not JSON', 'srv__read', '{"path":', /^\[aish\] tool arguments not parseable as JSON: /],
     ['arguments that are not an object', 'srv__read', '[1,2]', /^\[aish\] tool arguments not parseable as JSON: expected a JSON object/],
     ['arguments against the schema', 'srv__strict', '{"path":3}', /^\[aish\] tool arguments do not match the tool's input schema: path: must be a string/],
+    ['a tool no server offers (never an approval question)', 'srv__nothing', '{}', /^\[aish\] no tool named srv__nothing exists; call only the tools offered/],
   ])('%s: nothing runs, the tool turn says why', async (_name, tool, args, content) => {
     const tools = scriptedTools({ srv__read: ok('x'), srv__strict: ok('x') });
     const t = setup({ tools, steps: [{ calls: [call('c1', tool, args)] }, { text: 'sorry' }], answers: ['y'] });
