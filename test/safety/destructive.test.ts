@@ -386,6 +386,8 @@ describe('isDestructive', () => {
     ['rm* x', true],
     ['sudo {rm,-rf,x}', true],
     ['echo {a,b}', false],
+    ['case $x in a) ls;; *) echo other;; esac', false],
+    ['case $x in *.txt) rm -rf x;; esac', true],
     ['[ -d x ] && echo yes', false],
     // abbreviated long options, as getopt reads them
     ['rm --r x', true],
