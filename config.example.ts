@@ -107,9 +107,13 @@ export default defineConfig({
   },
 
   // Rules for the model's CMD: lines, matched against each command of a compound line (`a && b`
-  // is two commands); `*` matches any text and a pattern matches the whole command. deny beats
-  // confirm beats allow. `confirm` asks even with confirm_cmd off; `allow` runs without asking
-  // even with it on, except that a destructive command (rm -r, git push --force, ...) always asks.
+  // is two commands), both as written and unwrapped (`sudo curl x` is also `curl x`, `bash -c '…'`
+  // and `$(…)` are commands of their own). A pattern matches the whole command; `*` after a space
+  // matches any text (`sudo *`), glued to a word it means that word and any arguments: `git diff*`
+  // matches `git diff --stat`, not `git difftool`. deny beats confirm beats allow. `confirm` asks
+  // even with confirm_cmd off; `allow` runs without asking even with it on when every command
+  // matches in both forms, except that a destructive command (rm -r, git push --force, ...) or
+  // one that changes PATH, LD_PRELOAD, SHELL, ... always asks.
   // `:perms` shows the rules, `:perms check <command>` tests one.
   permissions: {
     allow: ['git status', 'git diff*', 'ls*'],

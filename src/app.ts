@@ -79,7 +79,7 @@ export function createApp(opts: AppOptions): Repl {
   liveEnv = () => shell.env;
   const project = new ProjectContext(config.context.project.max_chars, () => shell.env);
   const fileExists = (file: string) => existsSync(path.resolve(shell.cwd, file));
-  const gate = new ApprovalGate({ policy: policyFromConfig(config, fileExists), ask, show: (text) => render.info(text, (s) => render.style.dim(s)) });
+  const gate = new ApprovalGate({ policy: policyFromConfig(config, fileExists, env.HOME), ask, show: (text) => render.info(text, (s) => render.style.dim(s)) });
   const core = new TurnCore({
     config,
     models: presetModels(config, env, redact),

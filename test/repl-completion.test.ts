@@ -41,4 +41,15 @@ describe('shell completion', () => {
   it('hides dotfiles unless asked for', () => {
     expect(completePath('', ctx())).not.toContain('.hidden');
   });
+
+  it('never offers a name with a control character (C0, DEL, C1, bidi)', () => {
+    const dir = path.join(root, 'hostile');
+    mkdirSync(dir);
+    const hostile = ['evil\x1b]0;pwned\x07', 'a\nb', 'del\x7f', 'csi\x9b2J', 'bidi\u202etxt.sh', 'lrm\u200e'];
+    for (const name of [...hostile, 'fine.txt']) writeFileSync(path.join(dir, name), '');
+    writeFileSync(path.join(bin, 'run\x1b[2J'), '');
+    chmodSync(path.join(bin, 'run\x1b[2J'), 0o755);
+    expect(completePath('hostile/', ctx())).toEqual(['hostile/fine.txt']);
+    expect(new ShellCompleter().complete('run', ctx())[0]).toEqual([]);
+  });
 });

@@ -1,6 +1,7 @@
 // Tab completion for shell lines: the first word from PATH executables and the known command
 // list, later words as file paths relative to aish's cwd (`~/` expanded, directories get `/`).
-// Meta lines are completed from the command table (src/meta/dispatch.ts).
+// Meta lines are completed from the command table (src/meta/dispatch.ts). A name with a control
+// character (C0, DEL, C1, bidi) is never offered: readline would write it to the terminal raw.
 
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -9,6 +10,14 @@ export interface ShellCompletionContext {
   cwd: string;
   env: Record<string, string | undefined>;
   knownCommands: readonly string[];
+}
+
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+/** Whether a file name can be shown and typed as it is. */
+function isPrintable(name: string): boolean {
+  return !CONTROL.test(name);
 }
 
 /** PATH is read at most this often; a new program appears after that. */
@@ -25,7 +34,7 @@ export class ShellCompleter {
     const isFirstWord = body.slice(0, wordStart).trim() === '' || /(?:\||&&|;)\s*$/.test(body.slice(0, wordStart));
     if (isFirstWord && !word.includes('/') && !word.startsWith('~') && !word.startsWith('.')) {
       const names = new Set([...ctx.knownCommands, ...this.#executables(ctx.env.PATH ?? '')]);
-      return [[...names].filter((n) => n.startsWith(word)).sort(), word];
+      return [[...names].filter((n) => n.startsWith(word) && isPrintable(n)).sort(), word];
     }
     return [completePath(word, ctx), word];
   }
@@ -65,7 +74,7 @@ export function completePath(word: string, ctx: Pick<ShellCompletionContext, 'cw
   }
   const showHidden = prefix.startsWith('.');
   return entries
-    .filter((name) => name.startsWith(prefix) && (showHidden || !name.startsWith('.')))
+    .filter((name) => name.startsWith(prefix) && (showHidden || !name.startsWith('.')) && isPrintable(name))
     .sort()
     .map((name) => {
       const full = path.join(dir, name);

@@ -18,10 +18,10 @@ export interface Call {
   /** Text it reads on its input that can be seen here: here-documents, here-strings, `echo … |`. */
   stdin: string[];
   fileExists?: (path: string) => boolean;
-  /** Judges a script this command runs (`sh -c`, `eval`), one level deeper. */
-  judgeScript(source: string): string | undefined;
-  /** Judges a command this one runs once per name (`find -exec`); `batch` says how. */
-  judgeCommand(words: Word[], batch: string): string | undefined;
+  /** Judges a script this command runs (`sh -c`, `eval`), one level deeper; `batch` as below. */
+  judgeScript(source: string, batch?: string): string | undefined;
+  /** Judges a command this one runs: once per name when `batch` says how (`find -exec`). */
+  judgeCommand(words: Word[], batch?: string): string | undefined;
 }
 
 /** A destructive command's reason, or undefined. */
@@ -40,6 +40,8 @@ export interface OptionSpec {
   attached?: string;
   /** Long options that take the next word as their value when written without `=`. */
   longValue?: readonly string[];
+  /** Other long options the program knows, so an abbreviation (`--rec`) resolves to one name. */
+  long?: readonly string[];
   /** Options end at the first operand (a wrapper: the rest is the command it runs). */
   stopAtOperand?: boolean;
 }
@@ -60,7 +62,7 @@ export function scanOptions(args: readonly string[], spec: OptionSpec = {}): Sca
     if (arg === '--') return { options, operands: [...operands, ...args.slice(i + 1)], end: i + 1 };
     if (arg.startsWith('--')) {
       const eq = arg.indexOf('=');
-      const name = eq < 0 ? arg : arg.slice(0, eq);
+      const name = resolveLong(eq < 0 ? arg : arg.slice(0, eq), spec);
       const value = eq >= 0 ? arg.slice(eq + 1) : spec.longValue?.includes(name) ? args[++i] : undefined;
       options.push(value === undefined ? { name } : { name, value });
     } else if (arg.startsWith('-') && arg.length > 1) {
@@ -70,6 +72,14 @@ export function scanOptions(args: readonly string[], spec: OptionSpec = {}): Sca
     } else operands.push(arg);
   }
   return { options, operands, end: args.length };
+}
+
+/** A long option as getopt reads it: an abbreviation of exactly one known name is that name. */
+function resolveLong(name: string, spec: OptionSpec): string {
+  const known = [...(spec.longValue ?? []), ...(spec.long ?? [])];
+  if (known.includes(name)) return name;
+  const candidates = known.filter((k) => k.startsWith(name));
+  return candidates.length === 1 ? candidates[0]! : name;
 }
 
 /** Reads `-abc` at `args[i]`; returns the index of the last word it used. */
@@ -92,6 +102,9 @@ function readBundle(args: readonly string[], i: number, spec: OptionSpec, option
   return i;
 }
 
+/** A path that reads what the command is given on its input: `bash /dev/stdin <<< '…'`. */
+export const INPUT_PATH = /^\/dev\/(?:stdin|fd\/\d+)$|^\/proc\/(?:self|thread-self|\d+)\/fd\/\d+$/;
+
 /** The first reason `judge` gives for one of `items`. */
 export function firstReason<T>(items: Iterable<T>, judge: (item: T) => string | undefined): string | undefined {
   for (const item of items) {
@@ -106,14 +119,23 @@ export function entry<T>(table: Readonly<Record<string, T>>, key: string): T | u
   return Object.hasOwn(table, key) ? table[key] : undefined;
 }
 
-/** Whether any of `names` (letters or `--long` names) was given. */
+/**
+ * Whether any of `names` (letters or `--long` names) was given. A long option still abbreviated
+ * after scanning (`--forc`: the program's other names were not told) counts for every name it
+ * abbreviates: getopt takes it if unique, and if not the program refuses to run.
+ */
 export function hasOption(scanned: ScannedArgs, ...names: string[]): boolean {
-  return scanned.options.some((o) => names.includes(o.name));
+  return scanned.options.some((o) => names.some((n) => isSpelling(o.name, n)));
+}
+
+/** `given` is `name` or an abbreviation of the long option `name` (`--rec` of `--recursive`). */
+export function isSpelling(given: string, name: string): boolean {
+  return given === name || (given.length > 2 && given.startsWith('--') && name.startsWith(given));
 }
 
 /** The values given to any of `names`. */
 export function optionValues(scanned: ScannedArgs, ...names: string[]): string[] {
-  return scanned.options.flatMap((o) => (names.includes(o.name) && o.value !== undefined ? [o.value] : []));
+  return scanned.options.flatMap((o) => (names.some((n) => isSpelling(o.name, n)) && o.value !== undefined ? [o.value] : []));
 }
 
 /** A program's name as the shell finds it: `/usr/bin/rm` and `./rm` are `rm`. */
@@ -121,8 +143,12 @@ export function commandName(word: Word): string {
   return word.text.slice(word.text.lastIndexOf('/') + 1);
 }
 
-/** The name comes from an expansion (`$CMD`, `$(which rm)`), so what runs is not known here. */
+/**
+ * What runs is not known here: the name comes from an expansion (`$CMD`, `$(which rm)`), a glob
+ * (`/usr/bin/r[m]`) or a brace expansion (`{rm,-rf,x}`). `[` and `[[` are the test commands.
+ */
 export function isHiddenName(word: Word): boolean {
+  if (word.pattern && word.text !== '[' && word.text !== '[[') return true;
   return word.dynamic && /[$`)}]/.test(commandName(word));
 }
 
@@ -135,6 +161,8 @@ interface Wrapper extends OptionSpec {
   batch?: boolean;
   /** Options whose value is split into more words of the command (`env -S 'rm -r x'`). */
   split?: string[];
+  /** After the operands it skips, these give a command line for `sh -c` (`flock FILE -c 'cmd'`). */
+  shell?: string[];
 }
 
 const WRAPPERS: Record<string, Wrapper> = {
@@ -162,6 +190,23 @@ const WRAPPERS: Record<string, Wrapper> = {
   stdbuf: { value: 'ioe', longValue: ['--input', '--output', '--error'] },
   ionice: { value: 'cnpPu', longValue: ['--class', '--classdata', '--pid', '--pgid', '--uid'] },
   chrt: { value: 'TPD', longValue: ['--sched-runtime', '--sched-period', '--sched-deadline'], skip: 1 },
+  setsid: {},
+  unbuffer: {},
+  firejail: {}, // its options carry their values after `=`
+  flock: { value: 'wE', longValue: ['--timeout', '--wait', '--conflict-exit-code'], skip: 1, shell: ['-c', '--command'] },
+  taskset: { skip: 1 }, // the CPU mask
+  chroot: { longValue: ['--userspec', '--groups'], skip: 1 },
+  pkexec: { longValue: ['--user'] },
+  strace: { value: 'aboeEIOpPsSuUX', longValue: ['--output', '--attach', '--user', '--env', '--expr', '--trace', '--signal', '--string-limit', '--trace-path'] },
+  ltrace: { value: 'aAeEFlnopsuwxD', longValue: ['--output', '--library', '--indent', '--align'] },
+  'systemd-run': {
+    value: 'upEMH',
+    longValue: [
+      ...['--unit', '--property', '--description', '--slice', '--uid', '--gid', '--nice', '--working-directory', '--setenv', '--machine', '--host'],
+      ...['--service-type', '--on-active', '--on-boot', '--on-startup', '--on-unit-active', '--on-unit-inactive', '--on-calendar'],
+      ...['--timer-property', '--path-property', '--socket-property'],
+    ],
+  },
 };
 
 const ASSIGNMENT = /^[A-Za-z_]\w*=/;
@@ -187,11 +232,12 @@ export function unwrap(words: readonly Word[]): Unwrapped {
     if (wrapper.lookup && hasOption(scanned, ...wrapper.lookup)) return { words: [] };
     const split = optionValues(scanned, ...(wrapper.split ?? [])).flatMap(splitWords);
     rest = [...split, ...args.slice(scanned.end + (wrapper.skip ?? 0))];
+    if (rest[0] && wrapper.shell?.includes(rest[0].text)) rest = [...splitWords('sh -c'), ...rest.slice(1)];
     if (wrapper.batch) batch = name;
   }
 }
 
 /** `env -S 'a b'` splits its value into words, quotes and all. */
-function splitWords(text: string): Word[] {
+export function splitWords(text: string): Word[] {
   return tokenize(text).flatMap((t) => (t.type === 'word' ? [t.word] : []));
 }

@@ -3,32 +3,18 @@
 // says nothing. Pure: whether a file exists is asked of the caller's `fileExists`.
 
 import { entry, hasOption, optionValues, scanOptions, type Call, type OptionSpec, type Rule } from './command-line.js';
-import type { Redirect } from './shell-lexer.js';
+import { MYSQL, PSQL_OPTIONS, sqlClient, sqlite } from './database-rules.js';
+import { copyOnto, rsync, tar, tee } from './file-rules.js';
 
-const TRUNCATING = new Set(['>', '>|', '&>', '>&']);
-const HARMLESS_TARGET = /^\/dev\/(?:null|stdout|stderr|tty|fd\/\d+)$/;
-const BLOCK_DEVICE = /^\/dev\/(?:sd|hd|vd|xvd|nvme|mmcblk|disk|md|dm-|loop|mapper\/)/;
 /** `/`, a top-level folder itself, or anything under the folders the system runs from. */
 const SYSTEM_PATH = /^\/(?:etc|usr|bin|sbin|lib\w*|boot)(?:\/|$)|^\/\w*\/?$/;
 /** `rm` of these takes everything: `/`, `~`, `$HOME`, `*`, `/*`, `./*`. */
 const EVERYTHING = /^(?:\/+|~\/?|\$\{?HOME\}?\/?|(?:~|\$\{?HOME\}?|\.{0,2})\/\*|\*)$/;
 
-/** A truncating redirection (`>`, `>|`, `&>`, `>& file`) to a file that exists or may. */
-export function redirectReason(redirect: Redirect, fileExists?: (path: string) => boolean): string | undefined {
-  const { op, target } = redirect;
-  if (!TRUNCATING.has(op) || (op === '>&' && /^(?:\d+|-)$/.test(target.text))) return undefined;
-  return overwriteReason(target.text, target.dynamic, 'truncating redirection to', fileExists);
-}
-
-function overwriteReason(target: string, dynamic: boolean, what: string, fileExists?: (path: string) => boolean): string | undefined {
-  if (target === '' || HARMLESS_TARGET.test(target)) return undefined;
-  if (BLOCK_DEVICE.test(target)) return `writing to the block device ${target}`;
-  if (!dynamic && fileExists && !fileExists(target)) return undefined;
-  return `${what} ${target}`;
-}
+const RM_OPTIONS: OptionSpec = { long: ['--recursive', '--force', '--interactive', '--one-file-system', '--no-preserve-root', '--preserve-root', '--dir', '--verbose'] };
 
 function rm({ args }: Call): string | undefined {
-  const scanned = scanOptions(args);
+  const scanned = scanOptions(args, RM_OPTIONS);
   const recursive = hasOption(scanned, 'r', 'R', '--recursive');
   const force = hasOption(scanned, 'f', '--force');
   if (recursive || force) return ['rm', recursive ? '-r' : '', force ? '-f' : ''].filter(Boolean).join(' ');
@@ -38,7 +24,7 @@ function rm({ args }: Call): string | undefined {
 
 /** `chmod`, `chown`, `chgrp`: recursive, or on a system path. */
 function ownership({ name, args }: Call): string | undefined {
-  const scanned = scanOptions(args);
+  const scanned = scanOptions(args, { longValue: ['--reference', '--from'] });
   if (hasOption(scanned, 'R', '--recursive')) return `${name} -R`;
   const path = scanned.operands.find((o) => SYSTEM_PATH.test(o));
   return path === undefined ? undefined : `${name} on the system path ${path}`;
@@ -47,17 +33,6 @@ function ownership({ name, args }: Call): string | undefined {
 function sed({ args }: Call): string | undefined {
   const scanned = scanOptions(args, { value: 'efl', attached: 'i', longValue: ['--expression', '--file', '--line-length'] });
   return hasOption(scanned, 'i', '--in-place') ? 'sed -i' : undefined;
-}
-
-function tee({ args, words, fileExists }: Call): string | undefined {
-  const scanned = scanOptions(args);
-  if (hasOption(scanned, 'a', '--append')) return undefined;
-  for (const target of scanned.operands) {
-    const dynamic = words.some((w) => w.text === target && w.dynamic);
-    const reason = overwriteReason(target, dynamic, 'tee truncating', fileExists);
-    if (reason) return reason;
-  }
-  return undefined;
 }
 
 /** The first operand after global options: a subcommand (`git -C x push` is `push`). */
@@ -78,7 +53,7 @@ const GIT: Record<string, (args: string[]) => string | undefined> = {
     if (hasOption(scanned, 'd', '--delete') || refspecs.some((r) => /^:./.test(r))) return 'git push --delete';
     return hasOption(scanned, '--mirror', '--prune') ? 'git push --mirror / --prune' : undefined;
   },
-  reset: (args) => (args.includes('--hard') ? 'git reset --hard' : undefined),
+  reset: (args) => (hasOption(scanOptions(args, { long: ['--hard', '--soft', '--mixed', '--merge', '--keep', '--quiet', '--patch'] }), '--hard') ? 'git reset --hard' : undefined),
   clean: (args) => (hasOption(scanOptions(args, { value: 'e', longValue: ['--exclude'] }), 'f', '--force') ? 'git clean -f' : undefined),
   branch(args) {
     const scanned = scanOptions(args);
@@ -100,9 +75,20 @@ const GIT: Record<string, (args: string[]) => string | undefined> = {
   stash: ([action]) => (action === 'drop' || action === 'clear' ? `git stash ${action}` : undefined),
 };
 
+/** `git -c key=value` settings that make git run a command: `alias.x=!cmd`, a pager, an editor… */
+const GIT_RUNS = /^(?:alias\.[^=]*=\s*!|core\.(?:pager|editor|sshcommand|fsmonitor|hookspath|gitproxy|askpass)=|sequence\.editor=|diff\.external=|(?:diff|filter|merge)\..*\.(?:textconv|command|clean|smudge|process|driver)=|credential\..*helper=\s*!)/i;
+
 function git({ args }: Call): string | undefined {
-  const sub = subcommand(args, GIT_GLOBAL);
+  const settings = optionValues(scanOptions(args, { ...GIT_GLOBAL, stopAtOperand: true }), 'c');
+  const runs = settings.find((s) => GIT_RUNS.test(s));
+  if (runs !== undefined) return `git -c ${runs.slice(0, runs.indexOf('='))} runs a command`;
+  const sub = gitSubcommand(args);
   return entry(GIT, sub.name)?.(sub.args);
+}
+
+/** `git -C dir -c k=v push …` is `push …`. */
+export function gitSubcommand(args: readonly string[]): { name: string; args: string[] } {
+  return subcommand(args, GIT_GLOBAL);
 }
 
 const DOCKER_GLOBAL: OptionSpec = { value: 'Hcl', longValue: ['--host', '--context', '--config', '--log-level'] };
@@ -139,42 +125,6 @@ function terraform({ name, args }: Call): string | undefined {
   const sub = args.find((a) => !a.startsWith('-'));
   if (sub === 'destroy') return `${name} destroy`;
   return sub === 'apply' && (args.includes('-destroy') || args.includes('--destroy')) ? `${name} apply -destroy` : undefined;
-}
-
-const SQL: [RegExp, string][] = [
-  [/\bdrop\s+\w/i, 'DROP'],
-  [/\btruncate\s+(?:table\s+)?["`\w]/i, 'TRUNCATE'],
-  [/\bdelete\s+from\b/i, 'DELETE FROM'],
-];
-
-function sqlReason(client: string, statements: readonly string[]): string | undefined {
-  for (const [pattern, what] of SQL) if (statements.some((s) => pattern.test(s))) return `${what} through ${client}`;
-  return undefined;
-}
-
-/** A database client whose options in `statements` carry SQL (`psql -c`, `mysql -e`); input too. */
-function sqlClient(spec: OptionSpec, statements: string[]): Rule {
-  return ({ name, args, stdin }) => sqlReason(name, [...optionValues(scanOptions(args, spec), ...statements), ...stdin]);
-}
-
-const PSQL_OPTIONS = ['--command', '--dbname', '--file', '--host', '--port', '--username', '--set', '--variable'];
-const MYSQL_OPTIONS = ['--execute', '--database', '--host', '--port', '--user', '--socket'];
-const MYSQL = sqlClient({ value: 'eDhPuSO', attached: 'p', longValue: MYSQL_OPTIONS }, ['e', '--execute']);
-const SQLITE_VALUE = new Set(['-separator', '-nullvalue', '-newline', '-init', '-vfs', '-mmap', '-maxsize']);
-
-/** `sqlite3 [options] DB [SQL…]`, `-cmd SQL`, or SQL on its input. */
-function sqlite({ name, args, stdin }: Call): string | undefined {
-  const statements = [...stdin];
-  let database: string | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === '-cmd') statements.push(args[++i] ?? '');
-    else if (SQLITE_VALUE.has(arg)) i++;
-    else if (arg.startsWith('-')) continue;
-    else if (database === undefined) database = arg;
-    else statements.push(arg);
-  }
-  return sqlReason(name, statements);
 }
 
 function always(reason?: string): Rule {
@@ -222,7 +172,13 @@ const RULES: Record<string, Rule> = {
   sgdisk: partitioner,
   parted: partitioner,
   dd: ({ args }) => (args.some((a) => a.startsWith('of=')) ? 'dd of=' : undefined),
-  mv: ({ args }) => (args.includes('/dev/null') ? 'mv onto /dev/null' : undefined),
+  mv: (call) => (call.args.includes('/dev/null') ? 'mv onto /dev/null' : copyOnto(call)),
+  cp: copyOnto,
+  install: copyOnto,
+  ln: copyOnto,
+  tar,
+  bsdtar: tar,
+  rsync,
   crontab: ({ args }) => (hasOption(scanOptions(args, { value: 'u' }), 'r') ? 'crontab -r' : undefined),
   shutdown: always(),
   reboot: always(),

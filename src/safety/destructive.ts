@@ -5,18 +5,21 @@
 // check cannot read (`python -c`, a command named by `$VAR`) counts as destructive: a false
 // positive costs a question, a false negative costs data. Pure: no file system, no processes.
 
-import { commandName, firstReason, isHiddenName, unwrap, type Call } from './command-line.js';
-import { redirectReason, ruleFor } from './command-rules.js';
+import { commandName, isHiddenName, unwrap, type Call } from './command-line.js';
+import { ruleFor } from './command-rules.js';
+import { redirectReason } from './file-rules.js';
 import { hidingRuleFor } from './hidden-commands.js';
 import type { Word } from './shell-lexer.js';
 import { parseShell, substitutionsOf, type SimpleCommand } from './shell-words.js';
 
 export interface DestructiveOptions {
   /**
-   * Whether a file exists, for truncating redirections (`> file`, `tee file`): without it every
-   * such target counts as existing; with it only one that exists does.
+   * Whether a file exists, for truncating redirections (`> file`, `tee file`, `cp x file`):
+   * without it every such target counts as existing; with it only one that exists does.
    */
   fileExists?: (path: string) => boolean;
+  /** The home folder, for `~/x` targets; without it such a target counts as existing. */
+  home?: string;
 }
 
 export interface DestructiveVerdict {
@@ -25,11 +28,30 @@ export interface DestructiveVerdict {
   reason: string;
 }
 
+/** One simple command of a line as the check read it, inner ones (`bash -c`, `$(…)`) included. */
+export interface SeenCommand {
+  /** The program's name (a path's last part) and its arguments, unwrapped and unquoted. */
+  words: string[];
+  /** The name is an expansion, a glob or a brace expansion: what runs is not known. */
+  hidden: boolean;
+  /** The `NAME=value` words before it, wrappers' included (`env PATH=x cmd`). */
+  assignments: string[];
+}
+
+export interface LineReading {
+  /** Why the line is destructive, or undefined. */
+  reason: string | undefined;
+  commands: SeenCommand[];
+}
+
 interface Context {
   options: DestructiveOptions;
   depth: number;
   /** How the command runs once per name, when it does (`xargs`, `find -exec`). */
   batch?: string;
+  /** A `cd` ran earlier on the line: a relative target is not where the caller would look. */
+  movedDir?: boolean;
+  seen: SeenCommand[];
 }
 
 interface Input {
@@ -41,32 +63,69 @@ interface Input {
 const MAX_DEPTH = 8;
 /** Run on a list of names (`xargs rm`, `find -exec chmod`), these are destructive as they stand. */
 const BATCH_DESTRUCTIVE = new Set(['rm', 'unlink', 'shred', 'truncate', 'chmod', 'chown', 'chgrp', 'kill']);
+const CHANGES_DIR = new Set(['cd', 'pushd', 'popd']);
 const ECHOES = new Set(['echo', 'printf']);
 const NO_INPUT: Input = { piped: false, stdin: [] };
+const ASSIGNMENT = /^[A-Za-z_]\w*=/;
 
 /** Whether `command` should stop at the HALT gate, and why. Pure; never throws. */
 export function isDestructive(command: string, options: DestructiveOptions = {}): DestructiveVerdict {
-  const reason = judgeScript(command, { options, depth: 0 });
+  const { reason } = readLine(command, options);
   return reason === undefined ? { destructive: false, reason: '' } : { destructive: true, reason };
+}
+
+/** The verdict on `line` and every command the check read in it. Pure; never throws. */
+export function readLine(line: string, options: DestructiveOptions = {}): LineReading {
+  const seen: SeenCommand[] = [];
+  return { reason: judgeScript(line, { options, depth: 0, seen }), commands: seen };
 }
 
 function judgeScript(source: string, ctx: Context): string | undefined {
   if (ctx.depth > MAX_DEPTH) return 'nested too deeply to read';
   const commands = parseShell(source);
+  let movedDir = ctx.movedDir;
+  // Every command is read, after a reason too, so the policy sees them all.
+  const reasons = commands.map((command) => {
+    const here: Context = { ...ctx, movedDir };
+    const reason = judgeCommand(command, here);
+    const name = unwrap(command.words).words[0];
+    if (name && CHANGES_DIR.has(commandName(name))) movedDir = true;
+    return reason;
+  });
+  return reasons.find((r) => r !== undefined) ?? forkBomb(commands);
+}
+
+function judgeCommand(command: SimpleCommand, ctx: Context): string | undefined {
   const deeper: Context = { ...ctx, depth: ctx.depth + 1 };
-  const judgeCommand = (command: SimpleCommand) =>
-    firstReason(substitutionsOf(command), (inner) => judgeScript(inner, deeper)) ??
-    firstReason(command.redirects, (r) => redirectReason(r, ctx.options.fileExists)) ??
-    judgeWords(command.words, inputOf(command), ctx);
-  return firstReason(commands, judgeCommand) ?? forkBomb(commands);
+  const exists = existsFor(ctx);
+  const reasons = [
+    ...substitutionsOf(command).map((inner) => judgeScript(inner, deeper)),
+    ...command.redirects.map((r) => redirectReason(r, exists)),
+    judgeWords(command.words, inputOf(command), ctx),
+  ];
+  return reasons.find((r) => r !== undefined);
+}
+
+/** `fileExists` as the rules ask it: `~` expanded, a glob, `~user` or a path after `cd` as existing. */
+function existsFor({ options: { fileExists, home }, movedDir }: Context): ((path: string) => boolean) | undefined {
+  if (!fileExists) return undefined;
+  return (target) => {
+    if (/[*?[]/.test(target) || /^~[^/]/.test(target)) return true;
+    if (target === '~' || target.startsWith('~/')) return home === undefined || fileExists(home + target.slice(1));
+    return (movedDir === true && !target.startsWith('/')) || fileExists(target);
+  };
 }
 
 function judgeWords(words: readonly Word[], input: Input, ctx: Context): string | undefined {
   const unwrapped = unwrap(words);
   const [first, ...args] = unwrapped.words;
+  const hidden = first !== undefined && isHiddenName(first);
+  const name = first === undefined ? '' : hidden ? first.text : commandName(first);
+  const start = first === undefined ? words.length : Math.max(words.indexOf(first), 0);
+  const assignments = words.slice(0, start).flatMap((w) => (ASSIGNMENT.test(w.text) ? [w.text] : []));
+  ctx.seen.push({ words: first === undefined ? [] : [name, ...args.map((w) => w.text)], hidden, assignments });
   if (!first) return undefined;
-  if (isHiddenName(first)) return `a command named by an expansion (${first.text})`;
-  const name = commandName(first);
+  if (hidden) return `a command named by an expansion (${first.text})`;
   const batch = unwrapped.batch ?? ctx.batch;
   if (batch && BATCH_DESTRUCTIVE.has(name)) return `${batch} ${name}`;
   const inner: Context = { ...ctx, depth: ctx.depth + 1, batch };
@@ -75,9 +134,9 @@ function judgeWords(words: readonly Word[], input: Input, ctx: Context): string 
     args: args.map((w) => w.text),
     words: args,
     ...input,
-    fileExists: ctx.options.fileExists,
-    judgeScript: (source) => judgeScript(source, inner),
-    judgeCommand: (command, how) => judgeWords(command, NO_INPUT, { ...inner, batch: how }),
+    ...(ctx.options.fileExists ? { fileExists: existsFor(ctx) } : {}),
+    judgeScript: (source, how) => judgeScript(source, how ? { ...inner, batch: how } : inner),
+    judgeCommand: (command, how) => judgeWords(command, NO_INPUT, how ? { ...inner, batch: how } : inner),
   };
   return (hidingRuleFor(name) ?? ruleFor(name))?.(call);
 }

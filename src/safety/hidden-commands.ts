@@ -3,7 +3,8 @@
 // `perl -e`, `node -e`). What a shell would run is read and judged like the outer line; code for
 // other languages cannot be read here, so it counts as destructive.
 
-import { entry, firstReason, hasOption, scanOptions, type Call, type OptionSpec, type Rule } from './command-line.js';
+import { entry, firstReason, hasOption, INPUT_PATH, optionValues, scanOptions, type Call, type OptionSpec, type Rule } from './command-line.js';
+import { awk } from './awk.js';
 
 interface Language {
   /** Options that give the program on the command line. */
@@ -27,6 +28,7 @@ function program(language: Language): Rule {
     if (inline && language.shell) return first === undefined ? undefined : call.judgeScript(first);
     if (inline) return `${call.name} ${inline.name.startsWith('--') ? inline.name : `-${inline.name}`}`;
     if (call.words[scanned.end]?.processSubstitution) return `${call.name} running a process substitution`;
+    if (first !== undefined && INPUT_PATH.test(first)) return `${call.name} reading a program from its input (${first})`;
     const fromInput = first === undefined || first === '-' || (language.shell && hasOption(scanned, 's'));
     if (!fromInput) return undefined; // a script file: what it does is not known here
     if (call.piped) return `piped into ${call.name}`;
@@ -57,7 +59,43 @@ function find({ args, words, judgeCommand }: Call): string | undefined {
 }
 
 function sourced({ name, words }: Call): string | undefined {
+  if (words[0] && INPUT_PATH.test(words[0].text)) return `${name} of its input (${words[0].text})`;
   return words[0]?.processSubstitution ? `${name} of a process substitution` : undefined;
+}
+
+const SU_OPTIONS = ['--command', '--session-command', '--shell', '--group', '--supp-group', '--whitelist-environment', '--user'];
+
+/** `su [user] -c CMD`, `runuser -u user -- CMD …`. */
+function su({ args, words, judgeScript, judgeCommand }: Call): string | undefined {
+  const scanned = scanOptions(args, { value: 'cCsgGwu', longValue: SU_OPTIONS });
+  const reason = firstReason(optionValues(scanned, 'c', 'C', '--command', '--session-command'), judgeScript);
+  if (reason || !hasOption(scanned, 'u', '--user')) return reason;
+  const { end } = scanOptions(args, { value: 'cCsgGwu', longValue: SU_OPTIONS, stopAtOperand: true });
+  return judgeCommand(words.slice(end));
+}
+
+/** `script -c CMD [file]`: without `-c` it starts an interactive shell. */
+function script({ args, judgeScript }: Call): string | undefined {
+  const scanned = scanOptions(args, { value: 'cEIOBTmo', longValue: ['--command', '--echo', '--log-in', '--log-out', '--log-io', '--log-timing', '--output-limit'] });
+  return firstReason(optionValues(scanned, 'c', '--command'), judgeScript);
+}
+
+const PARALLEL_OPTIONS: OptionSpec = {
+  value: 'aCdEIjLnNPS',
+  longValue: [
+    ...['--arg-file', '--colsep', '--delimiter', '--eof', '--jobs', '--max-lines', '--max-args', '--max-replace-args', '--sshlogin', '--joblog'],
+    ...['--results', '--tmpdir', '--workdir', '--timeout', '--delay', '--tag-string', '--basefile', '--return', '--env', '--load', '--memfree'],
+    ...['--retries', '--halt', '--nice', '--sshloginfile', '--transfer-file', '--cleanup', '--shebang-wrap', '--tty', '--arg-sep', '--arg-file-sep'],
+  ],
+  stopAtOperand: true,
+};
+
+/** GNU `parallel CMD ::: names`: a command line run once per name; with none, each input line is one. */
+function parallel({ args, judgeScript }: Call): string | undefined {
+  const { operands } = scanOptions(args, PARALLEL_OPTIONS);
+  const separator = operands.findIndex((o) => /^:::[:+]*$/.test(o));
+  const command = operands.slice(0, separator < 0 ? undefined : separator);
+  return command.length === 0 ? 'parallel running the commands it is given' : judgeScript(command.join(' '), 'parallel');
 }
 
 /** `watch` and `ssh` join their operands into one line for a shell. */
@@ -75,6 +113,14 @@ const RULES: Record<string, Rule> = {
   find,
   source: sourced,
   '.': sourced,
+  su,
+  runuser: su,
+  script,
+  parallel,
+  awk,
+  gawk: awk,
+  mawk: awk,
+  nawk: awk,
   perl: program({ code: ['e', 'E'], options: { value: 'IMmx', attached: 'i' } }),
   ruby: program({ code: ['e'], options: { value: 'IrC' } }),
   node: NODE,

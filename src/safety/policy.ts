@@ -3,14 +3,16 @@
 // the reason. Nothing else decides; the gate (gate.ts) only carries the decision out.
 //
 // Commands: `permissions.deny` > `permissions.confirm` > `permissions.allow`, each matched against
-// every command of a compound line; a destructive command always asks, whatever the rules say;
-// otherwise `shell.confirm_cmd` decides (Norris runs non-destructive commands without asking).
+// every command of a compound line, as written and unwrapped (normalize.ts); a destructive command
+// or one that changes `PATH`, `LD_PRELOAD`… always asks, whatever the rules say; otherwise
+// `shell.confirm_cmd` decides (Norris runs non-destructive commands without asking).
 // Tool calls: `mcp.auto_approve` (exact names, or `alias__*`); in Norris a tool marked
 // destructive asks even when auto-approved.
 
 import type { Config } from '../config/schema.js';
 import type { ToolAnnotations } from '../tool-call.js';
-import { isDestructive } from './destructive.js';
+import { readLine } from './destructive.js';
+import { normalize, steeringVariable } from './normalize.js';
 import { commandsOf } from './shell-words.js';
 
 export type Verdict = 'allow' | 'ask' | 'deny';
@@ -35,14 +37,17 @@ export interface Policy {
   autoApprove: readonly string[];
   /** Whether a redirection target exists (only truncating an existing file is destructive). */
   fileExists?: (path: string) => boolean;
+  /** The home folder, for a `~/…` target. */
+  home?: string;
 }
 
-export function policyFromConfig(config: Config, fileExists?: (path: string) => boolean): Policy {
+export function policyFromConfig(config: Config, fileExists?: (path: string) => boolean, home?: string): Policy {
   return {
     confirmCommands: config.shell.confirm_cmd,
     permissions: config.permissions,
     autoApprove: config.mcp.auto_approve,
     ...(fileExists ? { fileExists } : {}),
+    ...(home ? { home } : {}),
   };
 }
 
@@ -52,25 +57,37 @@ export function decide(action: Action, policy: Policy): Decision {
 }
 
 function decideCommand(line: string, norris: boolean, policy: Policy): Decision {
-  const commands = commandsOf(line);
+  const { fileExists, home } = policy;
+  const reading = readLine(line, { ...(fileExists ? { fileExists } : {}), ...(home ? { home } : {}) });
+  // Each command as written and as it runs (`\rm x` is `rm x`, `sudo curl` is `curl`).
+  const written = commandsOf(line);
+  const normalized = normalize(reading.commands);
+  const forms = [fold(line), ...written, ...normalized];
   const { allow, confirm, deny } = policy.permissions;
-  for (const command of commands) {
-    const rule = firstMatch(deny, command);
-    if (rule) return { verdict: 'deny', reason: `denied by permissions: ${rule}`, rule };
-  }
-  for (const command of commands) {
-    const rule = firstMatch(confirm, command);
-    if (rule) return { verdict: 'ask', reason: `permissions.confirm: ${rule}`, rule };
-  }
-  const destructive = isDestructive(line, policy.fileExists ? { fileExists: policy.fileExists } : {});
-  if (destructive.destructive) return { verdict: 'ask', reason: `destructive command (${destructive.reason})` };
-  const allowed = commands.map((c) => firstMatch(allow, c));
-  if (commands.length > 0 && allowed.every((r) => r !== undefined)) {
+  const denied = firstMatchOfAny(deny, forms);
+  if (denied) return { verdict: 'deny', reason: `denied by permissions: ${denied}`, rule: denied };
+  const confirmed = firstMatchOfAny(confirm, forms);
+  if (confirmed) return { verdict: 'ask', reason: `permissions.confirm: ${confirmed}`, rule: confirmed };
+  if (reading.reason !== undefined) return { verdict: 'ask', reason: `destructive command (${reading.reason})` };
+  const variable = steeringVariable(reading.commands);
+  if (variable) return { verdict: 'ask', reason: `changes how later commands run (${variable})` };
+  // allow: every command, in both forms; a hidden name was destructive above.
+  const checked = [...written, ...normalized];
+  const allowed = checked.map((c) => firstMatch(allow, c));
+  if (written.length > 0 && allowed.every((r) => r !== undefined)) {
     const rules = [...new Set(allowed)].join(', ');
     return { verdict: 'allow', reason: `permissions.allow: ${rules}`, rule: rules };
   }
   if (norris) return { verdict: 'allow', reason: 'Norris: not destructive' };
   return policy.confirmCommands ? { verdict: 'ask', reason: 'shell.confirm_cmd' } : { verdict: 'allow', reason: 'shell.confirm_cmd is off' };
+}
+
+function firstMatchOfAny(patterns: readonly string[], forms: readonly string[]): string | undefined {
+  for (const form of forms) {
+    const rule = firstMatch(patterns, form);
+    if (rule) return rule;
+  }
+  return undefined;
 }
 
 function decideTool(name: string, annotations: ToolAnnotations | undefined, norris: boolean, policy: Policy): Decision {
@@ -90,7 +107,12 @@ export function isAutoApproved(name: string, list: readonly string[]): boolean {
   return list.some((entry) => autoApproves(entry, name));
 }
 
-/** The first pattern that matches the whole command; `*` matches any text, spaces are folded. */
+/**
+ * The first pattern that matches the whole command; spaces are folded. A `*` after a space or
+ * alone matches any text (`git *`); glued to the end of a word it means that word, then
+ * optionally a space and anything (`git diff*` matches `git diff --stat`, not `git difftool`);
+ * between two characters of a word it matches within that word (`a*b`).
+ */
 export function firstMatch(patterns: readonly string[], command: string): string | undefined {
   const text = fold(command);
   return patterns.find((p) => globToRegExp(fold(p)).test(text));
@@ -101,9 +123,16 @@ function fold(text: string): string {
 }
 
 function globToRegExp(pattern: string): RegExp {
-  const body = pattern
-    .split('*')
-    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-    .join('[\\s\\S]*');
+  let body = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c !== '*') {
+      body += c.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+      continue;
+    }
+    const gluedBefore = i > 0 && pattern[i - 1] !== ' ' && pattern[i - 1] !== '*';
+    const gluedAfter = i + 1 < pattern.length && pattern[i + 1] !== ' ';
+    body += !gluedBefore ? '[\\s\\S]*' : gluedAfter ? '\\S*' : '(?: [\\s\\S]*)?';
+  }
   return new RegExp(`^${body}$`);
 }

@@ -13,6 +13,8 @@ export interface Word {
   dynamic: boolean;
   /** Starts with a process substitution `<( … )` or `>( … )`. */
   processSubstitution: boolean;
+  /** Has an unquoted glob character (`*` `?` `[`) or a brace expansion (`{a,b}`, `{1..3}`). */
+  pattern: boolean;
   /** The sources of the command and process substitutions inside, which a shell runs too. */
   inner: string[];
 }
@@ -44,6 +46,8 @@ const MAX_NESTING = 64;
 const REDIRECT = /^(\d*)(<<<|<<-|&>>|<<|<>|<&|>>|>\||>&|&>|<|>)/;
 const OPERATORS = ['&&', '||', '|&', ';;', '|', '&', ';', '(', ')'];
 const WORD_BREAK = /[\s;&|()<>]/;
+const GLOB = /[*?[]/;
+const BRACE = /\{[^{}\s]*(?:,|\.\.)[^{}\s]*\}/;
 
 /** The tokens of `src`; substitutions stay inside the words that hold them. */
 export function tokenize(src: string): Token[] {
@@ -51,7 +55,7 @@ export function tokenize(src: string): Token[] {
 }
 
 function emptyWord(): Word {
-  return { text: '', quoted: false, dynamic: false, processSubstitution: false, inner: [] };
+  return { text: '', quoted: false, dynamic: false, processSubstitution: false, pattern: false, inner: [] };
 }
 
 /** Tokens up to the end, or (nested) up to and including the `)` that closes a `$(`. */
@@ -151,7 +155,9 @@ function readEnclosed(cur: Cursor, word: Word, open: number, opener: '(' | '{'):
 function readWord(cur: Cursor): Word {
   const { src } = cur;
   const word = emptyWord();
+  let bare = ''; // the unquoted characters, quoted ones as a blank
   while (cur.i < src.length) {
+    bare += src[cur.i] === '\\' || src[cur.i] === "'" || src[cur.i] === '"' ? ' ' : src[cur.i];
     const c = src[cur.i]!;
     const next = src[cur.i + 1];
     if ((c === '<' || c === '>') && next === '(') {
@@ -180,6 +186,7 @@ function readWord(cur: Cursor): Word {
       cur.i++;
     }
   }
+  word.pattern = GLOB.test(bare) || BRACE.test(bare);
   return word;
 }
 
@@ -204,19 +211,36 @@ function readDoubleQuoted(cur: Cursor, word: Word, terminator: '"' | undefined):
   }
 }
 
-/** `$'…'`: backslash escapes, no expansion. */
+/** `$'…'`: backslash escapes (`\n`, `\x72`, `\162`, `\u0072`, `\cA`), no expansion. */
 function readAnsiC(cur: Cursor, word: Word): void {
   const { src } = cur;
-  const escapes: Record<string, string> = { n: '\n', t: '\t', r: '\r' };
   word.quoted = true;
   cur.i += 2;
   while (cur.i < src.length && src[cur.i] !== "'") {
-    const c = src[cur.i]!;
-    const next = src[cur.i + 1] ?? '';
-    word.text += c === '\\' ? (escapes[next] ?? next) : c;
-    cur.i += c === '\\' ? 2 : 1;
+    if (src[cur.i] !== '\\') word.text += src[cur.i++];
+    else {
+      const m = ANSI_C_ESCAPE.exec(src.slice(cur.i + 1, cur.i + 11))!;
+      word.text += ansiCEscape(m[0]);
+      cur.i += 1 + Math.max(m[0].length, 1);
+    }
   }
   cur.i++;
+}
+
+const ANSI_C_ESCAPE = /^(?:x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c[\s\S]|[\s\S]|)/;
+const ANSI_C_SIMPLE: Record<string, string> = { a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v' };
+
+/** One escape of `$'…'` (without its backslash) as bash decodes it. */
+function ansiCEscape(escape: string): string {
+  const [head = '', tail = ''] = [escape[0], escape.slice(1)];
+  if (/^[xuU]$/.test(head) && tail) return fromCode(parseInt(tail, 16));
+  if (/^[0-7]+$/.test(escape)) return fromCode(parseInt(escape, 8) & 0xff);
+  if (head === 'c' && tail) return fromCode(tail.toUpperCase().charCodeAt(0) & 0x1f);
+  return Object.hasOwn(ANSI_C_SIMPLE, escape) ? ANSI_C_SIMPLE[escape]! : escape;
+}
+
+function fromCode(code: number): string {
+  return code <= 0x10ffff ? String.fromCodePoint(code) : '';
 }
 
 /** `$NAME`, `${…}`, `$(( … ))`, `$( … )` or a backquoted command; a lone `$` is literal. */

@@ -38,6 +38,7 @@ const SKIPPED_KEYWORDS = new Set(['if', 'then', 'else', 'elif', 'while', 'until'
 function buildCommands(tokens: Token[], src: string): SimpleCommand[] {
   const commands: SimpleCommand[] = [];
   const groups: (string | undefined)[] = []; // the function each open group is the body of
+  let subshells = 0; // open `(` groups: a `)` without one ends a case pattern (`*)`)
   let pendingFunction: string | undefined;
   let words: Word[] = [];
   let redirects: Redirect[] = [];
@@ -85,10 +86,15 @@ function buildCommands(tokens: Token[], src: string): SimpleCommand[] {
       pendingFunction = words[0]!.text; // name() { body; }
       [words, redirects, span] = [[], [], undefined];
       t++;
-    } else if (token.op === '(') openGroup();
-    else if (token.op === ')') {
+    } else if (token.op === '(') {
+      openGroup();
+      subshells++;
+    } else if (token.op === ')' && subshells === 0 && words.length === 1 && redirects.length === 0) {
+      [words, redirects, span] = [[], [], undefined]; // `pattern)` of a case: nothing runs
+    } else if (token.op === ')') {
       finish();
       groups.pop();
+      subshells = Math.max(subshells - 1, 0);
     } else if (token.op === '|' || token.op === '|&') {
       const command = finish();
       piped = true;

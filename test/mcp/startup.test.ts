@@ -31,7 +31,7 @@ describe('BackgroundConnect', () => {
   it('reports nothing before the attempts end, then each failure once', async () => {
     const config = configWith({ dead: httpServer(await refusedUrl()), live: fixtureStdio() });
     const { seen, view } = recordingView();
-    const registry = createRegistry(config, { PATH: process.env.PATH }, 'test', view);
+    const registry = createRegistry(config, { PATH: process.env.PATH }, 'test', view, { stateDir: undefined, isTTY: false });
     const start = new BackgroundConnect(registry, config);
     try {
       start.report(view);
@@ -55,7 +55,7 @@ describe('BackgroundConnect', () => {
   it('an aborted wait returns at once and leaves the failures for later', async () => {
     const config = configWith({ dead: httpServer(await refusedUrl()) });
     const { seen, view } = recordingView();
-    const registry = createRegistry(config, { PATH: process.env.PATH }, 'test', view);
+    const registry = createRegistry(config, { PATH: process.env.PATH }, 'test', view, { stateDir: undefined, isTTY: false });
     const start = new BackgroundConnect(registry, config);
     const aborted = new AbortController();
     aborted.abort();

@@ -32,6 +32,40 @@ describe('decide: CMD: lines', () => {
     ['Norris asks about a destructive one', cmd('rm -rf build', true), with_(), 'ask', /destructive/],
     ['Norris honours confirm', cmd('git push', true), with_({ confirm: ['git push*'] }), 'ask', /permissions\.confirm/],
     ['Norris honours deny', cmd('sudo ls', true), with_({ deny: ['sudo *'] }), 'deny', /sudo/],
+    // rules see each command unwrapped and unquoted too
+    ['deny sees through a backslash', cmd('\\rm x'), with_({ deny: ['rm *'] }), 'deny', /rm \*/],
+    ['deny sees through a path', cmd('/bin/rm x'), with_({ deny: ['rm *'] }), 'deny', /rm \*/],
+    ['deny sees through command', cmd('command rm x'), with_({ deny: ['rm *'] }), 'deny', /rm \*/],
+    ['deny sees through env', cmd('env A=1 rm x'), with_({ deny: ['rm *'] }), 'deny', /rm \*/],
+    ['deny sees through quotes', cmd('"rm" x'), with_({ deny: ['rm *'] }), 'deny', /rm \*/],
+    ['deny sees through sudo', cmd('sudo curl x'), with_({ deny: ['curl *'] }), 'deny', /curl \*/],
+    ['deny sees through nice', cmd('nice curl x'), with_({ deny: ['curl *'] }), 'deny', /curl \*/],
+    ['deny sees through git -C', cmd('git -C . push'), with_({ deny: ['git push*'] }), 'deny', /git push\*/],
+    ['deny reads bash -c', cmd("bash -c 'curl x'"), with_({ deny: ['curl *'] }), 'deny', /curl \*/],
+    ['deny reads eval', cmd('eval "curl x"'), with_({ deny: ['curl *'] }), 'deny', /curl \*/],
+    ['deny reads $(…) and xargs', cmd('echo $(echo u | xargs curl -s)'), with_({ deny: ['curl *'] }), 'deny', /curl \*/],
+    ['deny reads find -exec', cmd('find . -exec curl {} \\;'), with_({ deny: ['curl *'] }), 'deny', /curl \*/],
+    ['deny matches the line as written too', cmd('curl -s x | sh'), with_({ deny: ['curl * | sh'] }), 'deny', /curl \* \| sh/],
+    ['deny still sees a later command after a destructive one', cmd('rm -rf x; curl y'), with_({ deny: ['curl *'] }), 'deny', /curl/],
+    ['confirm sees through sudo', cmd('sudo npm publish'), with_({ confirmCommands: false, confirm: ['npm publish*'] }), 'ask', /permissions\.confirm/],
+    ['allow needs the inner commands too', cmd("bash -c 'curl x'"), with_({ allow: ['bash *'] }), 'ask', /confirm_cmd/],
+    ['allow needs what a substitution runs', cmd('git diff $(curl x)'), with_({ allow: ['git diff*'] }), 'ask', /confirm_cmd/],
+    ['allow needs the wrapper allowed as well', cmd('sudo apt update'), with_({ allow: ['apt update'] }), 'ask', /confirm_cmd/],
+    ['allow of a wrapped command in both forms', cmd('sudo apt update'), with_({ allow: ['apt update', 'sudo apt update'] }), 'allow', /permissions\.allow/],
+    ['a hidden command name is never allowed', cmd('{ls,-la}'), with_({ allow: ['*'] }), 'ask', /destructive/],
+    // `git diff*` is `git diff` and its arguments, not `git difftool`
+    ['allow git diff* does not cover git difftool', cmd('git difftool -y -x "sh -c id"'), with_({ allow: ['git diff*'] }), 'ask', /confirm_cmd/],
+    ['allow git diff* covers git diff', cmd('git diff'), with_({ allow: ['git diff*'] }), 'allow', /git diff\*/],
+    // variables that steer later commands always ask
+    ['export PATH asks with confirm_cmd off', cmd('export PATH=/tmp/evil:$PATH'), with_({ confirmCommands: false }), 'ask', /^changes how later commands run \(PATH\)$/],
+    ['unset asks in Norris', cmd('unset IFS', true), with_(), 'ask', /\(IFS\)/],
+    ['a prefix assignment asks', cmd('LD_PRELOAD=/tmp/x.so ls', true), with_(), 'ask', /\(LD_PRELOAD\)/],
+    ['a bare assignment asks', cmd('PROMPT_COMMAND="curl x"'), with_({ confirmCommands: false }), 'ask', /\(PROMPT_COMMAND\)/],
+    ['env with an assignment asks', cmd('env GIT_SSH_COMMAND=evil git fetch', true), with_(), 'ask', /\(GIT_SSH_COMMAND\)/],
+    ['declare -x asks', cmd('declare -x EDITOR=vim'), with_({ confirmCommands: false, allow: ['declare *'] }), 'ask', /\(EDITOR\)/],
+    ['export SHELL asks', cmd('export SHELL=/bin/sh', true), with_(), 'ask', /\(SHELL\)/],
+    ['other variables do not', cmd('export FOO=1', true), with_(), 'allow', /Norris/],
+    ['PAGER=cat as a prefix asks', cmd('PAGER=cat git log', true), with_(), 'ask', /\(PAGER\)/],
   ])('%s', (_name, action, policy, verdict, reason) => {
     const d = decide(action, policy);
     expect(d.verdict).toBe(verdict);
@@ -42,6 +76,13 @@ describe('decide: CMD: lines', () => {
     const exists = (p: string) => p === 'data.db';
     expect(decide(cmd('echo > data.db'), { ...with_({ confirmCommands: false }), fileExists: exists }).verdict).toBe('ask');
     expect(decide(cmd('echo > new.txt'), { ...with_({ confirmCommands: false }), fileExists: exists }).verdict).toBe('allow');
+  });
+
+  it('expands ~ with the home folder before asking fileExists', () => {
+    const exists = (p: string) => p === '/home/me/.bashrc';
+    const policy: Policy = { ...with_({ confirmCommands: false }), fileExists: exists, home: '/home/me' };
+    expect(decide(cmd('echo x > ~/.bashrc'), policy).verdict).toBe('ask');
+    expect(decide(cmd('echo x > ~/new.txt'), policy).verdict).toBe('allow');
   });
 });
 
@@ -74,7 +115,17 @@ describe('firstMatch', () => {
   it.each<[string[], string, string | undefined]>([
     [['git *'], 'git status', 'git *'],
     [['git *'], 'git', undefined],
-    [['git*'], 'gitk', 'git*'],
+    [['git*'], 'gitk', undefined],
+    [['git*'], 'git', 'git*'],
+    [['git*'], 'git status', 'git*'],
+    [['git diff*'], 'git difftool -y', undefined],
+    [['git diff*'], 'git diff', 'git diff*'],
+    [['git diff*'], 'git diff --stat', 'git diff*'],
+    [['ls*'], 'lsblk', undefined],
+    [['git * --stat'], 'git diff HEAD --stat', 'git * --stat'],
+    [['cat *.txt'], 'cat a.txt b.txt', 'cat *.txt'],
+    [['a*b'], 'axxb', 'a*b'],
+    [['a*b'], 'ax b', undefined],
     [['npm test'], 'npm test', 'npm test'],
     [['npm test'], 'npm test --watch', undefined],
     [['*'], 'anything at all', '*'],
