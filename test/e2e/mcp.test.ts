@@ -70,6 +70,26 @@ describe('MCP tools through the REPL', () => {
     expect(audit.duration_ms).toEqual(expect.any(Number));
   });
 
+  it('on a terminal: a call leaked as text streams byte by byte, never shows, and runs like a real one', async () => {
+    const leaked = 'Let me echo that.\n<tool_call>\n{"name": "everything__echo", "arguments": {"message": "leaky"}}\n</tool_call>';
+    server.enqueue({ ...textReply([...leaked]), chunkSize: 1 }, textReply(['The server said leaky.']));
+    const t = PtySession.start({ cwd: h.cwd, env: h.env });
+    try {
+      await t.waitFor('[aish:fast]> ');
+      t.line('please repeat leaky through the tool');
+      await t.waitFor("call 'everything__echo'? [y/N/a] ");
+      expect(t.text).toContain('Let me echo that.');
+      t.line('y');
+      await t.waitFor(/The server said leaky\.[\s\S]*\[aish:fast\]> /);
+      expect(t.text).not.toMatch(/tool_call>|"name"/);
+      expect(server.requests[1]!.body.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: expect.any(String), content: 'Echo: leaky' });
+      t.write(KEY.ctrlD);
+      await t.exited;
+    } finally {
+      t.kill();
+    }
+  });
+
   it('piped input denies: the model gets a declined tool turn and nothing runs', async () => {
     server.enqueue(echoCall('call_9', 'x'), textReply(['ok, I will not.']));
     const r = await runAish({ stdin: 'use the tool\n', cwd: h.cwd, env: h.env });
