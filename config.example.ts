@@ -64,6 +64,13 @@ export default defineConfig({
     max_result_chars: 16_000, // a longer tool result is cut (head and tail kept)
   },
 
+  tools: {
+    // aish's own tools, offered like MCP tools: aish__current_date and aish__find_tools run without
+    // asking; aish__read_file and aish__list_dir (read-only, confined to the current directory)
+    // ask like any tool unless `mcp.auto_approve` lists them. true: all, false: none, or a list.
+    builtin: true, // e.g. ['aish__current_date', 'aish__list_dir']
+  },
+
   routing: {
     auto: false, // pick a preset per request from the text (code / reasoning / default)
     classes: { code: 'fast', reasoning: 'deep' },

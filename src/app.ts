@@ -27,7 +27,8 @@ import { ApprovalGate } from './safety/gate.js';
 import { policyFromConfig } from './safety/policy.js';
 import { Redactor } from './safety/redact.js';
 import { ShellRunner } from './shell/shell-runner.js';
-import { mcpToolHost } from './tools/mcp-host.js';
+import { enabledBuiltins } from './config/defaults.js';
+import { sessionTools } from './tools/session-tools.js';
 import { TurnCore } from './turn/core.js';
 import { presetModels, startingModel } from './turn/model-client.js';
 
@@ -74,7 +75,7 @@ export function createApp(opts: AppOptions): Repl {
     config,
     models: presetModels(config, env, redact),
     pending,
-    tools: mcpToolHost(mcp),
+    tools: sessionTools({ mcp, builtins: enabledBuiltins(config.tools.builtin), cwd: () => shell.cwd, maxChars: config.mcp.max_result_chars }),
     gate,
     commands: shell,
     recorder: sessions,

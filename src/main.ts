@@ -105,7 +105,7 @@ async function oneShot(cli: CliOptions, config: Config, env: Record<string, stri
   // stdin may be a pipe here; the reply is decorated when both output streams are a terminal.
   const io = createIo(Boolean(process.stdout.isTTY && process.stderr.isTTY));
   try {
-    return await runOneShot({ io, config, env, version: VERSION, prompt: cli.prompt!, stdinText, model: cli.model, signal: controller.signal });
+    return await runOneShot({ io, config, env, version: VERSION, prompt: cli.prompt!, stdinText, model: cli.model, cwd: process.cwd(), signal: controller.signal });
   } catch (err) {
     if (err instanceof UsageError) {
       process.stderr.write(`aish: ${err.message}\n`);

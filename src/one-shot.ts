@@ -13,7 +13,8 @@ import { createTurnView } from './render/turn-view.js';
 import { ApprovalGate } from './safety/gate.js';
 import { policyFromConfig } from './safety/policy.js';
 import { Redactor } from './safety/redact.js';
-import { mcpToolHost } from './tools/mcp-host.js';
+import { enabledBuiltins } from './config/defaults.js';
+import { sessionTools } from './tools/session-tools.js';
 import { TurnCore } from './turn/core.js';
 import { presetModels, startingModel } from './turn/model-client.js';
 
@@ -26,6 +27,8 @@ export interface OneShotOptions {
   /** What was piped to stdin, if anything. */
   stdinText?: string | undefined;
   model?: string | undefined;
+  /** Where the file built-ins look (aish's working directory). */
+  cwd: string;
   signal: AbortSignal;
 }
 
@@ -51,7 +54,7 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
     config,
     models: presetModels(config, env, redact),
     pending: new PendingOutput(),
-    tools: mcpToolHost(registry),
+    tools: sessionTools({ mcp: registry, builtins: enabledBuiltins(config.tools.builtin), cwd: () => opts.cwd, maxChars: config.mcp.max_result_chars }),
     gate: new ApprovalGate({ policy: policyFromConfig(config), ask: null, show: () => {} }),
     commands: null,
     recorder: null,

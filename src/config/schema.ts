@@ -2,7 +2,7 @@
 // every problem is reported by dotted path (SPEC §10). Defaults live here, next to their keys.
 
 import { z } from 'zod';
-import { DEFAULT_INTERACTIVE, DEFAULT_KNOWN_COMMANDS } from './defaults.js';
+import { BUILTIN_TOOL_NAMES, DEFAULT_INTERACTIVE, DEFAULT_KNOWN_COMMANDS } from './defaults.js';
 import type { ConfigIssue } from '../errors.js';
 
 const httpUrl = z.url({ protocol: /^https?$/, error: 'expected a URL (http:// or https://)' });
@@ -82,6 +82,14 @@ export const rawConfigSchema = z
         max_result_chars: positiveInt.default(16_000),
       })
       .prefault({}),
+    tools: z
+      .strictObject({
+        // true: every built-in on; false: none; a list: those.
+        builtin: z
+          .union([z.boolean(), z.array(z.enum(BUILTIN_TOOL_NAMES), { error: `expected true, false or a list of ${BUILTIN_TOOL_NAMES.join(', ')}` })])
+          .default(true),
+      })
+      .prefault({}),
     routing: z
       .strictObject({
         auto: z.boolean().default(false),
@@ -120,6 +128,7 @@ export const rawConfigSchema = z
       if (alias.includes('__')) {
         ctx.addIssue({ code: 'custom', path: ['mcp', 'servers', alias], message: 'aliases may not contain "__"' });
       }
+      if (alias === 'aish') ctx.addIssue({ code: 'custom', path: ['mcp', 'servers', alias], message: "the alias aish is reserved for aish's built-in tools" });
     }
   });
 

@@ -51,7 +51,7 @@ export function heldFrom(text: string, offered: ReadonlySet<string>): number {
   const s = text.search(/\S/);
   if (s === -1) return 0;
   if (mayBeBareJson(text.slice(s))) return 0;
-  const end = firstMarker(text) ?? partialMarkerAt(text);
+  const end = firstMarker(text) ?? partialMarkerAt(text, offered);
   // Spaces before a call are not shown either (nor trailing ones, until text follows them).
   return text.slice(0, end).trimEnd().length;
 }
@@ -97,7 +97,7 @@ function unquotedIndexOf(text: string, needle: string): number {
 }
 
 /** The start of a tail that could still grow into a marker or `name[ARGS]`; else text.length. */
-function partialMarkerAt(text: string): number {
+function partialMarkerAt(text: string, offered: ReadonlySet<string>): number {
   let at = text.length;
   for (const m of [...MARKERS, ARGS]) {
     for (let k = Math.min(m.length - 1, text.length); k > 0; k--) {
@@ -107,10 +107,10 @@ function partialMarkerAt(text: string): number {
       }
     }
   }
-  // A name at the very end may be followed by `[ARGS]`; hold it until the next character says.
-  const head = text.slice(0, at);
-  const name = NAME_RUN.exec(head)?.[0];
-  return name ? at - name.length : at;
+  // A word at the very end that could be an offered tool's name may be followed by `[ARGS]`; hold
+  // it until the next character says. Other words show at once (also when a stream stalls).
+  const name = NAME_RUN.exec(text.slice(0, at))?.[0];
+  return name && [...offered].some((n) => n.startsWith(name)) ? at - name.length : at;
 }
 
 function readMarked(text: string, start: number, offered: ReadonlySet<string>): LeakVerdict {

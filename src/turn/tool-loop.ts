@@ -12,7 +12,7 @@ import { errorMessage } from '../errors.js';
 import { isRecord } from '../is-record.js';
 import type { SessionRecorder } from '../history/session.js';
 import type { ToolAudit } from '../history/session-log.js';
-import { CANCELLED_CALL, DECLINED_CALL, type ToolOutcome } from '../tool-call.js';
+import { CANCELLED_CALL, DECLINED_CALL, schemaMismatchOutcome, type ToolOutcome } from '../tool-call.js';
 import type { ToolGate } from '../safety/gate.js';
 import { HeldText } from './held-text.js';
 import { readLeakedCalls } from './leaked-calls.js';
@@ -242,7 +242,7 @@ async function runCall(deps: RequestDeps, call: ToolCall, signal: AbortSignal): 
   }
   const problems = deps.tools.validate(call.name, args);
   if (problems.length > 0) {
-    const outcome = await frame(args, () => ({ status: 'error', content: `[aish] tool arguments do not match the tool's input schema: ${problems.join('; ')}` }))();
+    const outcome = await frame(args, () => schemaMismatchOutcome(problems))();
     audit('invalid', 'aish', outcome);
     return outcome;
   }

@@ -117,11 +117,15 @@ describe('streaming: a call never shows, text all shows', () => {
     if (expected.type !== 'text') expect(pieces.join('').length).toBeLessThanOrEqual(expected.before.length);
   });
 
-  it('passes plain prose on as it streams (held back at most a trailing word and spaces)', () => {
+  it('passes plain prose on as it streams, holding back only trailing spaces and a word that may name a tool', () => {
     const pieces: string[] = [];
     const held = new HeldText(OFFERED, (t) => pieces.push(t));
     held.push('The answer is ');
     held.push('forty-two. Done');
-    expect(pieces.join('')).toBe('The answer is forty-two.');
+    expect(pieces.join('')).toBe('The answer is forty-two. Done');
+    held.push(' and now files__re');
+    expect(pieces.join('')).toBe('The answer is forty-two. Done and now');
+    held.push('ad_file does it.');
+    expect(pieces.join('')).toBe('The answer is forty-two. Done and now files__read_file does it.');
   });
 });
