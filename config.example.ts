@@ -62,6 +62,9 @@ export default defineConfig({
     max_tool_depth: 8, // model round trips with tool calls per request
     call_timeout_ms: 60_000, // per tool call
     max_result_chars: 16_000, // a longer tool result is cut (head and tail kept)
+    // Most tools in one request. Past it the likeliest are sent (tools found with aish__find_tools,
+    // tools used in this conversation, your words, list/search/read verbs) plus aish__find_tools.
+    max_tools: 32,
   },
 
   tools: {

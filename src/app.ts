@@ -75,7 +75,7 @@ export function createApp(opts: AppOptions): Repl {
     config,
     models: presetModels(config, env, redact),
     pending,
-    tools: sessionTools({ mcp, builtins: enabledBuiltins(config.tools.builtin), cwd: () => shell.cwd, maxChars: config.mcp.max_result_chars }),
+    tools: sessionTools({ mcp, builtins: enabledBuiltins(config.tools.builtin), cwd: () => shell.cwd, maxChars: config.mcp.max_result_chars, maxTools: config.mcp.max_tools }),
     gate,
     commands: shell,
     recorder: sessions,

@@ -54,7 +54,7 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
     config,
     models: presetModels(config, env, redact),
     pending: new PendingOutput(),
-    tools: sessionTools({ mcp: registry, builtins: enabledBuiltins(config.tools.builtin), cwd: () => opts.cwd, maxChars: config.mcp.max_result_chars }),
+    tools: sessionTools({ mcp: registry, builtins: enabledBuiltins(config.tools.builtin), cwd: () => opts.cwd, maxChars: config.mcp.max_result_chars, maxTools: config.mcp.max_tools }),
     gate: new ApprovalGate({ policy: policyFromConfig(config), ask: null, show: () => {} }),
     commands: null,
     recorder: null,

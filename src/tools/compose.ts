@@ -8,7 +8,7 @@ import type { ToolHost } from '../turn/types.js';
 export function composeToolHosts(hosts: readonly ToolHost[]): ToolHost {
   const owner = (name: string) => hosts.find((h) => h.definitions().some((d) => d.function.name === name));
   return {
-    definitions: () => hosts.flatMap((h) => h.definitions()),
+    definitions: (hint) => hosts.flatMap((h) => h.definitions(hint)),
     validate: (name, args) => owner(name)?.validate(name, args) ?? [],
     annotations: (name) => owner(name)?.annotations(name),
     call: async (name, args, opts) => {

@@ -16,7 +16,7 @@ import { CANCELLED_CALL, DECLINED_CALL, schemaMismatchOutcome, type ToolOutcome 
 import type { ToolGate } from '../safety/gate.js';
 import { HeldText } from './held-text.js';
 import { readLeakedCalls } from './leaked-calls.js';
-import type { ToolHost, TurnObserver } from './types.js';
+import type { ToolHint, ToolHost, TurnObserver } from './types.js';
 
 export interface RequestDeps {
   context: Context;
@@ -56,7 +56,7 @@ export async function runRequest(deps: RequestDeps, userContent: string | null, 
 
   for (let depth = 0; ; depth++) {
     await context.enforceBudget();
-    const tools = deps.tools.definitions();
+    const tools = deps.tools.definitions(toolHint(context.turns));
     const offered = new Set(tools.map((t) => t.function.name));
     const messages = context.toMessages(deps.system());
     let attempt = await askModel(deps, messages, tools, offered, depth, signal, false);
@@ -192,6 +192,15 @@ function judgeReply(observer: TurnObserver, result: ChatResult, held: HeldText, 
       observer({ type: 'status', message: `the model wrote a tool call aish could not read (${verdict.reason}); asking it again` });
       return { content: result.text, calls: [], malformed: verdict.reason };
   }
+}
+
+/** The person's latest words and the tools called so far, for hosts that offer a selection. */
+function toolHint(turns: readonly Turn[]): ToolHint {
+  const lastUser = turns.findLast((t) => t.role === 'user');
+  return {
+    words: lastUser?.content ?? '',
+    used: turns.flatMap((t) => (t.role === 'assistant' ? (t.tool_calls ?? []).map((c) => c.name) : [])),
+  };
 }
 
 /** The short format correction sent with the one retry. */

@@ -5,9 +5,18 @@
 import type { ToolCall, ToolDefinition, TokenUsage } from '../broker/types.js';
 import type { ToolAnnotations, ToolOutcome } from '../tool-call.js';
 
-/** The tools the model may call (MCP sessions, later built-ins). */
+/** What the next request is about, for a host that offers only some of its tools (the budget). */
+export interface ToolHint {
+  /** The person's words of this request. */
+  words: string;
+  /** Tools called earlier in this conversation, oldest first. */
+  used: readonly string[];
+}
+
+/** The tools the model may call (built-ins, MCP sessions). */
 export interface ToolHost {
-  definitions(): ToolDefinition[];
+  /** The tools to offer in the next request. */
+  definitions(hint?: ToolHint): ToolDefinition[];
   /** JSON Schema errors for these arguments; [] when valid or when the tool is unknown. */
   validate(name: string, args: Record<string, unknown>): string[];
   annotations(name: string): ToolAnnotations | undefined;
