@@ -65,6 +65,11 @@ export default defineConfig({
     // Most tools in one request. Past it the likeliest are sent (tools found with aish__find_tools,
     // tools used in this conversation, your words, list/search/read verbs) plus aish__find_tools.
     max_tools: 32,
+    // Tool groups for `:tools enable|disable <group>`: tool names or `alias__*` patterns.
+    groups: {
+      // files: ['files__*'],
+      // web: ['fetch__fetch'],
+    },
   },
 
   tools: {

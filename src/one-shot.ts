@@ -14,7 +14,7 @@ import { ApprovalGate } from './safety/gate.js';
 import { policyFromConfig } from './safety/policy.js';
 import { Redactor } from './safety/redact.js';
 import { enabledBuiltins } from './config/defaults.js';
-import { sessionTools } from './tools/session-tools.js';
+import { SessionTools } from './tools/session-tools.js';
 import { TurnCore } from './turn/core.js';
 import { presetModels, startingModel } from './turn/model-client.js';
 
@@ -54,7 +54,7 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
     config,
     models: presetModels(config, env, redact),
     pending: new PendingOutput(),
-    tools: sessionTools({ mcp: registry, builtins: enabledBuiltins(config.tools.builtin), cwd: () => opts.cwd, maxChars: config.mcp.max_result_chars, maxTools: config.mcp.max_tools }),
+    tools: new SessionTools({ mcp: registry, builtins: enabledBuiltins(config.tools.builtin), cwd: () => opts.cwd, maxChars: config.mcp.max_result_chars, maxTools: config.mcp.max_tools, groups: config.mcp.groups }).host,
     gate: new ApprovalGate({ policy: policyFromConfig(config), ask: null, show: () => {} }),
     commands: null,
     recorder: null,

@@ -80,6 +80,8 @@ export const rawConfigSchema = z
         max_tool_depth: positiveInt.default(8),
         call_timeout_ms: positiveInt.default(60_000),
         max_result_chars: positiveInt.default(16_000),
+        // Group name → tool names or `alias__*` patterns, for `:tools enable|disable <group>`.
+        groups: z.record(z.string().regex(/^[\w.-]+$/, 'group names use letters, digits, _ . -'), stringList).default({}),
         // Most tools sent in one request; past it the likeliest are sent, with aish__find_tools.
         max_tools: positiveInt.default(32),
       })

@@ -10,7 +10,7 @@ import type { Turn } from '../context/turns.js';
 import { UsageError } from '../errors.js';
 import { SESSION_EXT, sessionsDir } from './format.js';
 import { listSessions, resolveSession, type SessionInfo } from './list.js';
-import { loadSession } from './load.js';
+import { loadSession, type SessionToolRule } from './load.js';
 import { SessionLog, type ToolAudit } from './session-log.js';
 
 export interface SessionStoreOptions {
@@ -34,6 +34,8 @@ export interface ResumeResult {
   warnings: string[];
   /** Unanswered tool calls closed as interrupted. */
   repaired: number;
+  /** The session's `:tools` switches, null when it had none. */
+  toolRules: SessionToolRule[] | null;
 }
 
 /** What the turn core records: every completed turn, tool audits, summary changes and resets. */
@@ -68,6 +70,11 @@ export class SessionStore implements SessionRecorder {
 
   summary(summary: string): void {
     this.#log?.appendSummary(summary);
+  }
+
+  /** `:tools enable|disable`: the switches as they stand, so a resume restores them. */
+  toolRules(rules: readonly SessionToolRule[]): void {
+    this.#ensureLog()?.appendEvent('tools', { rules });
   }
 
   /** `:reset`: recorded so a resume of this log honours it. */
@@ -115,9 +122,10 @@ export class SessionStore implements SessionRecorder {
     if (log) {
       log.appendEvent('resumed', { from: path.basename(file) });
       if (loaded.summary) log.appendSummary(loaded.summary);
+      if (loaded.toolRules) log.appendEvent('tools', { rules: loaded.toolRules });
       for (const turn of context.turns) log.appendTurn(turn);
     }
-    return { file, turns: context.length, warnings: loaded.warnings, repaired: loaded.repaired.length };
+    return { file, turns: context.length, warnings: loaded.warnings, repaired: loaded.repaired.length, toolRules: loaded.toolRules };
   }
 
   close(): void {

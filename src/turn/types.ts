@@ -24,6 +24,36 @@ export interface ToolHost {
   call(name: string, args: Record<string, unknown>, opts: { signal: AbortSignal }): Promise<ToolOutcome>;
 }
 
+/** `:tools enable|disable <target>` as kept with the session: a group, a tool or an `alias__*` pattern. */
+export interface ToolRule {
+  op: 'enable' | 'disable';
+  target: string;
+}
+
+/** One tool as `:tools` lists it. */
+export interface ToolRow {
+  name: string;
+  /** The first `mcp.groups` entry naming it. */
+  group: string | undefined;
+  enabled: boolean;
+}
+
+/** The runtime switches of a session's tools (`:tools`), behind the ToolHost the core uses. */
+export interface ToolControls {
+  /** Every tool there is, switched on or off, in offer order. */
+  rows(): ToolRow[];
+  /** Switches a target; the tools it touches now, or why it names nothing. */
+  apply(rule: ToolRule): { touched: string[] } | { problem: string };
+  /** The switches so far, oldest first (what the session log keeps). */
+  rules(): readonly ToolRule[];
+  /** Replaces the switches (a resumed session). */
+  restore(rules: readonly ToolRule[]): void;
+  /** What the next request would carry: how many tools and about how many tokens of schema. */
+  nextRequest(hint: ToolHint): { tools: number; tokens: number };
+  /** The group names of `mcp.groups`. */
+  groups(): string[];
+}
+
 /**
  * What happens in a turn, in order, for whoever shows it: the terminal view, one-shot's view, a
  * test's recorder. Events carry raw text from outside; whoever draws them sanitizes.

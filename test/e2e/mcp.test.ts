@@ -156,3 +156,22 @@ describe('MCP tools through the REPL', () => {
     expect(server.requests[2]!.body.messages[3]).toEqual({ role: 'tool', tool_call_id: 'r1', content: 'Echo: kept' });
   });
 });
+
+describe(':tools', () => {
+  it('lists tools with group and state; disable/enable by group and pattern; the switches survive --resume', async () => {
+    h.writeConfig(config({ groups: { talk: ['everything__echo'], clock: ['aish__current_date'] } }));
+    server.enqueue(textReply(['one']), textReply(['two']));
+    const first = await runAish({ stdin: ':tools\n:tools disable everything__*\n:tools enable talk\n:tools disable clock\n:tools disable nosuch\nhello\n', cwd: h.cwd, env: h.env });
+    expect(first.stdout).toMatch(/^everything__echo +talk +on$/m);
+    expect(first.stdout).toMatch(/^aish__current_date +clock +on$/m);
+    expect(first.stdout).toMatch(/\d+ tools, \d+ on; the next request carries \d+ tools, about \d+ tokens of schema/);
+    expect(first.stderr).toContain('no group or tool named nosuch');
+    expect(server.requests[0]!.body.tools.map((t: any) => t.function.name)).toEqual(['aish__read_file', 'aish__list_dir', 'everything__echo']);
+
+    const second = await runAish({ stdin: ':tools\nhi\n', args: ['--resume', 'last'], cwd: h.cwd, env: h.env });
+    expect(second.stdout).toMatch(/^everything__echo +talk +on$/m);
+    expect(second.stdout).toMatch(/^aish__current_date +clock +off$/m);
+    expect(second.stdout).toMatch(/the next request carries 3 tools/);
+    expect(server.requests[1]!.body.tools.map((t: any) => t.function.name)).toEqual(['aish__read_file', 'aish__list_dir', 'everything__echo']);
+  });
+});

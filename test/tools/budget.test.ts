@@ -11,7 +11,7 @@ import { McpRegistry } from '../../src/mcp/registry.js';
 import { ApprovalGate } from '../../src/safety/gate.js';
 import { policyFromConfig } from '../../src/safety/policy.js';
 import { budgetTools, FIND_TOOLS, rankTools } from '../../src/tools/budget.js';
-import { sessionTools } from '../../src/tools/session-tools.js';
+import { SessionTools } from '../../src/tools/session-tools.js';
 import { TurnCore } from '../../src/turn/core.js';
 import { presetModels } from '../../src/turn/model-client.js';
 import type { ToolHost } from '../../src/turn/types.js';
@@ -117,7 +117,7 @@ describe('discovery through a real turn', () => {
       config,
       models: presetModels(config, {}, (t) => t),
       pending: new PendingOutput(),
-      tools: sessionTools({ mcp: registry, builtins: enabledBuiltins(true), cwd: () => '/', maxChars: 1000, maxTools: config.mcp.max_tools }),
+      tools: new SessionTools({ mcp: registry, builtins: enabledBuiltins(true), cwd: () => '/', maxChars: 1000, maxTools: config.mcp.max_tools }).host,
       gate: new ApprovalGate({ policy: policyFromConfig(config), ask: null, show: () => {} }),
       commands: null,
       recorder: null,
