@@ -18,6 +18,7 @@ export default defineConfig({
       // max_tokens: 2048,                // omitted from the request unless set
       timeout_ms: 60_000, // connect / first byte / gap between chunks; default 60000
       headers: {}, // extra HTTP headers for this endpoint
+      // tool_choice: 'auto',             // sent with requests that carry tools: auto | none | required | { type: 'function', function: { name } }
     },
     deep: { endpoint: 'http://127.0.0.1:8080/v1', model: 'qwen3-32b' },
     cloud: { endpoint: 'https://openrouter.ai/api/v1', model: 'anthropic/claude-sonnet-4', key_env: 'OPENROUTER_API_KEY' },
@@ -57,6 +58,8 @@ export default defineConfig({
       // files: { url: 'http://127.0.0.1:8080/mcp', auth_env: 'FILES_MCP_TOKEN' },
       // stdio:
       // everything: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'], env: {}, cwd: '/tmp' },
+      // A slow server may have its own call timeout (overrides call_timeout_ms below):
+      // search: { url: 'http://127.0.0.1:9000/mcp', timeout_ms: 120_000 },
     },
     auto_approve: [], // exact tool names (`files__read_file`) or `alias__*` for a whole server
     max_tool_depth: 8, // model round trips with tool calls per request

@@ -26,6 +26,12 @@ export const modelSchema = z.strictObject({
   max_tokens: positiveInt.optional(),
   timeout_ms: positiveInt.default(60_000),
   headers: z.record(z.string(), z.string()).default({}),
+  // Sent as is with requests that carry tools: "auto", "none", "required" or one function.
+  tool_choice: z
+    .union([z.enum(['auto', 'none', 'required']), z.strictObject({ type: z.literal('function'), function: z.strictObject({ name: z.string().min(1) }) })], {
+      error: 'expected "auto", "none", "required" or { type: "function", function: { name } }',
+    })
+    .optional(),
 });
 
 const mcpServerSchema = z
@@ -38,6 +44,8 @@ const mcpServerSchema = z
     args: z.array(z.string()).default([]),
     env: z.record(z.string(), z.string()).default({}),
     cwd: z.string().optional(),
+    // Per call to this server; overrides mcp.call_timeout_ms.
+    timeout_ms: positiveInt.optional(),
   })
   .refine((s) => (s.url === undefined) !== (s.command === undefined), {
     error: 'expected exactly one of `url` (HTTP) or `command` (stdio)',
