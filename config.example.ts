@@ -19,6 +19,7 @@ export default defineConfig({
       timeout_ms: 60_000, // connect / first byte / gap between chunks; default 60000
       headers: {}, // extra HTTP headers for this endpoint
       // price_in: 0, price_out: 0,        // per million tokens, for :cost (unset: 0, a local server)
+      // tool_choice: 'auto',             // sent with requests that carry tools: auto | none | required | { type: 'function', function: { name } }
     },
     deep: { endpoint: 'http://127.0.0.1:8080/v1', model: 'qwen3-32b' },
     cloud: { endpoint: 'https://openrouter.ai/api/v1', model: 'anthropic/claude-sonnet-4', key_env: 'OPENROUTER_API_KEY' },
@@ -74,6 +75,8 @@ export default defineConfig({
       //     private_key_env: 'TRACKER_CLIENT_KEY', // PEM key: authenticate with private_key_jwt
       //   },
       // },
+      // A slow server may have its own call timeout (overrides call_timeout_ms below):
+      // search: { url: 'http://127.0.0.1:9000/mcp', timeout_ms: 120_000 },
     },
     // Exact tool names (`files__read_file`) or `alias__*` for a whole server; the original's map
     // form `{ 'files__read_file': true, 'web__*': true }` works too.
@@ -81,6 +84,21 @@ export default defineConfig({
     max_tool_depth: 8, // model round trips with tool calls per request
     call_timeout_ms: 60_000, // per tool call
     max_result_chars: 16_000, // a longer tool result is cut (head and tail kept)
+    // Most tools in one request. Past it the likeliest are sent (tools found with aish__find_tools,
+    // tools used in this conversation, your words, list/search/read verbs) plus aish__find_tools.
+    max_tools: 32,
+    // Tool groups for `:tools enable|disable <group>`: tool names or `alias__*` patterns.
+    groups: {
+      // files: ['files__*'],
+      // web: ['fetch__fetch'],
+    },
+  },
+
+  tools: {
+    // aish's own tools, offered like MCP tools: aish__current_date and aish__find_tools run without
+    // asking; aish__read_file and aish__list_dir (read-only, confined to the current directory)
+    // ask like any tool unless `mcp.auto_approve` lists them. true: all, false: none, or a list.
+    builtin: true, // e.g. ['aish__current_date', 'aish__list_dir']
   },
 
   routing: {

@@ -14,6 +14,7 @@ import { createRegistry } from './mcp/startup.js';
 import { MemoryStore } from './memory/store.js';
 import { coreCommands } from './meta/core.js';
 import { mcpCommands } from './meta/mcp.js';
+import { toolsCommands } from './meta/tools.js';
 import { memoryCommands } from './meta/memory.js';
 import { norrisCommands } from './meta/norris.js';
 import { permsCommands } from './meta/perms.js';
@@ -32,7 +33,8 @@ import { policyFromConfig } from './safety/policy.js';
 import { Redactor } from './safety/redact.js';
 import { ProjectContext } from './project/context.js';
 import { ShellRunner } from './shell/shell-runner.js';
-import { mcpToolHost } from './tools/mcp-host.js';
+import { enabledBuiltins } from './config/defaults.js';
+import { SessionTools } from './tools/session-tools.js';
 import { TurnCore } from './turn/core.js';
 import { presetModels, startingModel } from './turn/model-client.js';
 
@@ -80,11 +82,19 @@ export function createApp(opts: AppOptions): Repl {
   const project = new ProjectContext(config.context.project.max_chars, () => shell.env);
   const fileExists = (file: string) => existsSync(path.resolve(shell.cwd, file));
   const gate = new ApprovalGate({ policy: policyFromConfig(config, fileExists, env.HOME), ask, show: (text) => render.info(text, (s) => render.style.dim(s)) });
+  const tools = new SessionTools({
+    mcp,
+    builtins: enabledBuiltins(config.tools.builtin),
+    cwd: () => shell.cwd,
+    maxChars: config.mcp.max_result_chars,
+    maxTools: config.mcp.max_tools,
+    groups: config.mcp.groups,
+  });
   const core = new TurnCore({
     config,
     models: presetModels(config, env, redact),
     pending,
-    tools: mcpToolHost(mcp),
+    tools: tools.host,
     gate,
     commands: shell,
     recorder: sessions,
@@ -103,11 +113,12 @@ export function createApp(opts: AppOptions): Repl {
     config,
     env,
     render,
-    commands: [...coreCommands, ...sessionCommands, ...mcpCommands, ...routeCommands, ...norrisCommands, ...memoryCommands, ...permsCommands, ...projectCommands, ...promptCommands],
+    commands: [...coreCommands, ...sessionCommands, ...mcpCommands, ...toolsCommands, ...routeCommands, ...norrisCommands, ...memoryCommands, ...permsCommands, ...projectCommands, ...promptCommands],
     core,
     sessions,
     shell,
     mcp,
+    tools,
     memory,
     norris,
     gate,

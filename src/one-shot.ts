@@ -19,7 +19,8 @@ import { policyFromConfig } from './safety/policy.js';
 import { Redactor } from './safety/redact.js';
 import { ProjectContext } from './project/context.js';
 import { OutputCapture, type CapturedOutput } from './shell/capture.js';
-import { mcpToolHost } from './tools/mcp-host.js';
+import { enabledBuiltins } from './config/defaults.js';
+import { SessionTools } from './tools/session-tools.js';
 import { TurnCore } from './turn/core.js';
 import { presetModels, startingModel } from './turn/model-client.js';
 
@@ -80,7 +81,7 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
     config,
     models: presetModels(config, env, redact),
     pending: new PendingOutput(),
-    tools: mcpToolHost(registry),
+    tools: new SessionTools({ mcp: registry, builtins: enabledBuiltins(config.tools.builtin), cwd: () => opts.cwd, maxChars: config.mcp.max_result_chars, maxTools: config.mcp.max_tools, groups: config.mcp.groups }).host,
     gate: new ApprovalGate({ policy: policyFromConfig(config), ask: null, show: () => {} }),
     commands: null,
     recorder: sessions,

@@ -29,5 +29,15 @@ export interface ToolOutcome {
 /** The tool turn of a call cancelled by Ctrl-C, before or while it ran. */
 export const CANCELLED_CALL = '[aish] tool call cancelled by user (Ctrl-C)';
 
+/** The tool turn of a call to a name no tool host offers. */
+export function unknownToolOutcome(name: string): ToolOutcome {
+  return { status: 'error', content: `[aish] tool dispatch failed: no tool named ${name}` };
+}
+
+/** The tool turn of a call whose arguments break the tool's input schema. */
+export function schemaMismatchOutcome(problems: readonly string[]): ToolOutcome {
+  return { status: 'error', content: `[aish] tool arguments do not match the tool's input schema: ${problems.join('; ')}` };
+}
+
 /** The tool turn of a call the person (or the policy) declined. */
 export const DECLINED_CALL = '[aish] tool call declined by user';

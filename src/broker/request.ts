@@ -27,7 +27,8 @@ export interface ChatRequestOptions {
 
 /**
  * The request for `messages` to `model`. The body is `{model, messages, stream: true,
- * temperature, max_tokens?, tools?}` plus `extraBody`; `tools` is left out when empty.
+ * temperature, max_tokens?, tools?, tool_choice?}` plus `extraBody`; `tools` is left out when
+ * empty, and the preset's `tool_choice` goes only with tools.
  * `Authorization: Bearer` is sent only when `key_env` names a non-empty variable; the preset's
  * own headers come last and replace any of the same name. Throws `broker: ...`.
  */
@@ -47,7 +48,11 @@ function buildBody(model: ModelConfig, messages: ChatMessage[], opts: ChatReques
     temperature: model.temperature ?? DEFAULT_TEMPERATURE,
   };
   if (model.max_tokens !== undefined) body.max_tokens = model.max_tokens;
-  if (opts.tools && opts.tools.length > 0) body.tools = opts.tools;
+  if (opts.tools && opts.tools.length > 0) {
+    body.tools = opts.tools;
+    // Only with tools: a tool_choice without tools is an error on OpenAI-compatible servers.
+    if (model.tool_choice !== undefined) body.tool_choice = model.tool_choice;
+  }
   return { ...body, ...opts.extraBody };
 }
 

@@ -44,3 +44,13 @@ export const DEFAULT_INTERACTIVE: readonly string[] = [
   'vim', 'vi', 'nvim', 'nano', 'emacs', 'less', 'more', 'man', 'info', 'top', 'htop', 'btop',
   'watch', 'ssh', 'sftp', 'tmux', 'screen', 'mc', 'ranger', 'nnn', 'tig', 'lazygit', 'fzf',
 ];
+
+/** aish's own tools (`tools.builtin`); the tools they name are defined in src/tools/. */
+export const BUILTIN_TOOL_NAMES = ['aish__current_date', 'aish__read_file', 'aish__list_dir', 'aish__find_tools'] as const;
+
+/** `tools.builtin` → the built-in tools it turns on (true: all, false: none, a list: those). */
+export function enabledBuiltins(setting: boolean | readonly string[]): string[] {
+  if (setting === true) return [...BUILTIN_TOOL_NAMES];
+  if (setting === false) return [];
+  return BUILTIN_TOOL_NAMES.filter((n) => setting.includes(n));
+}

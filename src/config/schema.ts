@@ -5,7 +5,7 @@
 
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
-import { DEFAULT_INTERACTIVE, DEFAULT_KNOWN_COMMANDS } from './defaults.js';
+import { BUILTIN_TOOL_NAMES, DEFAULT_INTERACTIVE, DEFAULT_KNOWN_COMMANDS } from './defaults.js';
 import type { ConfigIssue } from '../errors.js';
 
 const httpUrl = z.url({ protocol: /^https?$/, error: 'expected a URL (http:// or https://)' });
@@ -42,6 +42,12 @@ export const modelSchema = z.strictObject({
   price_in: optional(z.number().check(z.gte(0))),
   /** Price per million completion tokens. */
   price_out: optional(z.number().check(z.gte(0))),
+  // Sent as is with requests that carry tools: "auto", "none", "required" or one function.
+  tool_choice: optional(
+    z.union([z.enum(['auto', 'none', 'required']), z.strictObject({ type: z.literal('function'), function: z.strictObject({ name: nonEmpty() }) })], {
+      error: 'expected "auto", "none", "required" or { type: "function", function: { name } }',
+    }),
+  ),
 });
 
 /** OAuth 2.1 for an HTTP server (docs/mcp.md "OAuth"); every key is optional. */
@@ -70,6 +76,8 @@ const mcpServerSchema = z
     args: withDefault(z.array(z.string()), []),
     env: withDefault(z.record(z.string(), z.string()), {}),
     cwd: optional(z.string()),
+    // Per call to this server; overrides mcp.call_timeout_ms.
+    timeout_ms: optional(positiveInt),
   })
   .check(
     z.refine((s) => (s.url === undefined) !== (s.command === undefined), {
@@ -119,6 +127,17 @@ export const rawConfigSchema = z
       max_tool_depth: withDefault(positiveInt, 8),
       call_timeout_ms: withDefault(positiveInt, 60_000),
       max_result_chars: withDefault(positiveInt, 16_000),
+      // Group name → tool names or `alias__*` patterns, for `:tools enable|disable <group>`.
+      groups: withDefault(z.record(z.string().check(z.regex(/^[\w.-]+$/, 'group names use letters, digits, _ . -')), stringList), {}),
+      // Most tools sent in one request; past it the likeliest are sent, with aish__find_tools.
+      max_tools: withDefault(positiveInt, 32),
+    }),
+    tools: section({
+      // true: every built-in on; false: none; a list: those.
+      builtin: withDefault(
+        z.union([z.boolean(), z.array(z.enum(BUILTIN_TOOL_NAMES), { error: `expected true, false or a list of ${BUILTIN_TOOL_NAMES.join(', ')}` })]),
+        true,
+      ),
     }),
     routing: section({
       auto: withDefault(z.boolean(), false),
@@ -150,6 +169,7 @@ export const rawConfigSchema = z
         if (alias.includes('__')) {
           ctx.addIssue({ code: 'custom', path: ['mcp', 'servers', alias], message: 'aliases may not contain "__"' });
         }
+        if (alias === 'aish') ctx.addIssue({ code: 'custom', path: ['mcp', 'servers', alias], message: "the alias aish is reserved for aish's built-in tools" });
       }
     }),
   );

@@ -22,6 +22,20 @@ import { isRecord } from '../is-record.js';
 /** The content of a tool turn made up for a call the session never answered. */
 export const INTERRUPTED_TOOL_RESULT = '[aish] tool call interrupted (session ended before it finished)';
 
+/** A `:tools enable|disable <target>` switch as the log keeps it. */
+export interface SessionToolRule {
+  op: 'enable' | 'disable';
+  target: string;
+}
+
+/** The rules of a `"tools"` event; malformed entries are dropped. */
+function parseToolRules(value: unknown): SessionToolRule[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((r) =>
+    isRecord(r) && (r.op === 'enable' || r.op === 'disable') && typeof r.target === 'string' && r.target !== '' ? [{ op: r.op, target: r.target }] : [],
+  );
+}
+
 export interface LoadOptions {
   /**
    * Keep about this many of the newest turns (whole exchanges: the oldest are dropped while more
@@ -38,6 +52,8 @@ export interface LoadedSession {
   turns: Turn[];
   /** The last summary recorded, or null. */
   summary: string | null;
+  /** The last `:tools` switches recorded (a `"tools"` event), or null when none were. */
+  toolRules: SessionToolRule[] | null;
   /** One line per problem, naming the line (`line 17: not valid JSON, skipped`). */
   warnings: string[];
   /** The tool turns made up for unanswered calls (also in `turns`, in place). */
@@ -63,6 +79,7 @@ export async function loadSession(file: string, options: LoadOptions = {}): Prom
 
   let meta: SessionMeta | null = null;
   let summary: string | null = null;
+  let toolRules: SessionToolRule[] | null = null;
   const repaired: ToolTurn[] = [];
   // The newest exchanges, each starting with a user turn.
   const exchanges: Turn[][] = [];
@@ -111,6 +128,7 @@ export async function loadSession(file: string, options: LoadOptions = {}): Prom
       }
       if (isRecord(record) && 'event' in record) {
         if (record.event === 'summary') summary = typeof record.summary === 'string' && record.summary !== '' ? record.summary : null;
+        if (record.event === 'tools') toolRules = parseToolRules(record.rules);
         // `:reset` emptied the conversation: what came before is not part of it any more.
         if (record.event === 'reset') {
           omitted += held;
@@ -155,7 +173,7 @@ export async function loadSession(file: string, options: LoadOptions = {}): Prom
   if (meta === null) throw new SessionError(`session ${file} is empty`);
   repairOpenCalls();
   if (skipped > 0) warnings.push(`${skipped} more problem lines skipped`);
-  return { file, meta, turns: exchanges.flat(), summary, warnings, repaired, omitted };
+  return { file, meta, turns: exchanges.flat(), summary, toolRules, warnings, repaired, omitted };
 }
 
 function parseHeader(file: string, line: string): SessionMeta {

@@ -12,7 +12,7 @@ import type { Turn } from '../context/turns.js';
 import { UsageError } from '../errors.js';
 import { SESSION_EXT, sessionsDir } from './format.js';
 import { listSessions, resolveSession, type SessionInfo } from './list.js';
-import { loadSession } from './load.js';
+import { loadSession, type SessionToolRule } from './load.js';
 import { SessionLog, type ToolAudit } from './session-log.js';
 
 export interface SessionStoreOptions {
@@ -36,6 +36,8 @@ export interface ResumeResult {
   warnings: string[];
   /** Unanswered tool calls closed as interrupted. */
   repaired: number;
+  /** The session's `:tools` switches, null when it had none. */
+  toolRules: SessionToolRule[] | null;
 }
 
 /** What the turn core records: every completed turn, tool audits, summary changes and resets. */
@@ -50,6 +52,7 @@ export interface SessionRecorder {
 interface PendingCopy {
   from: string;
   summary: string | null;
+  toolRules: ResumeResult['toolRules'];
   turns: readonly Turn[];
 }
 
@@ -78,6 +81,11 @@ export class SessionStore implements SessionRecorder {
 
   summary(summary: string): void {
     this.#ensureLog()?.appendSummary(summary);
+  }
+
+  /** `:tools enable|disable`: the switches as they stand, so a resume restores them. */
+  toolRules(rules: readonly SessionToolRule[]): void {
+    this.#ensureLog()?.appendEvent('tools', { rules });
   }
 
   /** `:reset`: the log ends here, unchanged; the next turn starts a new one. */
@@ -124,8 +132,8 @@ export class SessionStore implements SessionRecorder {
     context.appendMany(loaded.turns);
     if (loaded.summary) context.setSummary(loaded.summary);
     // Copied into the log with the first new turn: resuming to look costs no file.
-    this.#pendingCopy = { from: path.basename(file), summary: loaded.summary, turns: [...context.turns] };
-    return { file, turns: context.length, warnings: loaded.warnings, repaired: loaded.repaired.length };
+    this.#pendingCopy = { from: path.basename(file), summary: loaded.summary, toolRules: loaded.toolRules, turns: [...context.turns] };
+    return { file, turns: context.length, warnings: loaded.warnings, repaired: loaded.repaired.length, toolRules: loaded.toolRules };
   }
 
   /**
@@ -173,6 +181,7 @@ export class SessionStore implements SessionRecorder {
     if (copy) {
       log.appendEvent('resumed', { from: copy.from });
       if (copy.summary) log.appendSummary(copy.summary);
+      if (copy.toolRules) log.appendEvent('tools', { rules: copy.toolRules });
       for (const turn of copy.turns) log.appendTurn(turn);
     }
     return log;

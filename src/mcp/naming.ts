@@ -11,6 +11,9 @@ export const ALIAS_SEPARATOR = '__';
 /** Longest alias aish accepts; leaves at least 78 characters of a wire name for the tool. */
 export const MAX_ALIAS_LENGTH = 48;
 
+/** The alias of aish's own tools (`aish__current_date`, ...); no server may take it. */
+export const BUILTIN_ALIAS = 'aish';
+
 const MAX_WIRE_NAME_LENGTH = 128;
 const ALIAS_CHARS = /^[a-zA-Z0-9_-]+$/;
 
@@ -20,6 +23,7 @@ const ALIAS_CHARS = /^[a-zA-Z0-9_-]+$/;
  */
 export function aliasProblem(alias: string): string | undefined {
   if (alias.length === 0) return 'an alias may not be empty';
+  if (alias === BUILTIN_ALIAS) return `alias "${alias}" is reserved for aish's built-in tools`;
   if (!ALIAS_CHARS.test(alias)) return `alias "${alias}" may use only letters, digits, _ and -`;
   if (alias.includes(ALIAS_SEPARATOR)) return `alias "${alias}" may not contain "__"`;
   if (alias.endsWith('_')) return `alias "${alias}" may not end with "_"`;
@@ -53,7 +57,7 @@ function sanitizeAlias(raw: string): string {
 /** `base`, or `base-2`, `base-3`, ... : the first not in `taken`, cut so it stays within the limit. */
 export function uniqueAlias(base: string, taken: ReadonlySet<string>): string {
   const root = base || 'mcp';
-  if (!taken.has(root)) return root;
+  if (!taken.has(root) && root !== BUILTIN_ALIAS) return root;
   for (let n = 2; ; n++) {
     const suffix = `-${n}`;
     const candidate = `${root.slice(0, MAX_ALIAS_LENGTH - suffix.length).replace(/[-_]+$/, '')}${suffix}`;

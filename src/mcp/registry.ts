@@ -243,7 +243,8 @@ export class McpRegistry {
         clientVersion: this.#opts.clientVersion,
         ...(signal ? { signal } : {}),
         ...(this.#opts.connectTimeoutMs !== undefined ? { timeoutMs: this.#opts.connectTimeoutMs } : {}),
-        ...(this.#opts.callTimeoutMs !== undefined ? { callTimeoutMs: this.#opts.callTimeoutMs } : {}),
+        // The server's own timeout_ms wins over mcp.call_timeout_ms.
+        ...(cfg.timeout_ms !== undefined ? { callTimeoutMs: cfg.timeout_ms } : this.#opts.callTimeoutMs !== undefined ? { callTimeoutMs: this.#opts.callTimeoutMs } : {}),
         ...(this.#opts.maxResultChars !== undefined ? { maxResultChars: this.#opts.maxResultChars } : {}),
         ...(this.#opts.onStatus ? { onStatus: this.#opts.onStatus } : {}),
         onToolsChanged: () => this.#opts.onToolsChanged?.(alias),

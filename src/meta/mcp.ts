@@ -16,7 +16,8 @@ function takeOption(args: string[], flag: string): string | undefined {
   return value;
 }
 
-function table(rows: string[][]): string {
+/** Rows as aligned columns (the last column is not padded). */
+export function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')).join('\n');
 }

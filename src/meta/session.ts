@@ -77,6 +77,7 @@ export const sessionCommands: MetaCommand[] = [
       const r = await ctx.sessions.resumeInto(ctx.core.context, args.trim() || 'last');
       for (const warning of r.warnings) ctx.render.status(`resume: ${warning}`);
       if (r.repaired) ctx.render.status(`resume: ${r.repaired} unanswered tool call(s) closed as interrupted`);
+      if (r.toolRules) ctx.tools.restore(r.toolRules);
       ctx.render.status(`resumed ${path.basename(r.file, '.jsonl')} (${r.turns} turns)`);
     },
   },

@@ -11,6 +11,7 @@ import type { Renderer } from '../render/renderer.js';
 import type { ApprovalGate } from '../safety/gate.js';
 import type { ShellRunner } from '../shell/shell-runner.js';
 import type { TurnCore } from '../turn/core.js';
+import type { ToolControls } from '../turn/types.js';
 
 /** What meta commands can see and do: the session's parts, and a few actions of the REPL. */
 export interface MetaContext {
@@ -25,6 +26,8 @@ export interface MetaContext {
   readonly shell: ShellRunner;
   /** The MCP servers of this session. */
   readonly mcp: McpRegistry;
+  /** Every tool of the session (built-ins and MCP), switched on and off by `:tools`. */
+  readonly tools: ToolControls;
   /** Long-term memory (memory.jsonl). */
   readonly memory: MemoryStore;
   readonly norris: NorrisMode;

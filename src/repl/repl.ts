@@ -25,6 +25,7 @@ import { attachMentions } from '../project/mentions.js';
 import type { ApprovalGate } from '../safety/gate.js';
 import type { ShellRunner } from '../shell/shell-runner.js';
 import type { TurnCore } from '../turn/core.js';
+import type { ToolControls } from '../turn/types.js';
 import { ShellCompleter, completePath } from './completion.js';
 import { appendInputHistory, loadInputHistory } from './input-history.js';
 import { PipedLineReader, TerminalLineReader, type LineReader } from './line-reader.js';
@@ -40,6 +41,7 @@ export interface ReplParts {
   sessions: SessionStore;
   shell: ShellRunner;
   mcp: McpRegistry;
+  tools: ToolControls;
   memory: MemoryStore;
   norris: NorrisMode;
   gate: ApprovalGate;
@@ -66,6 +68,7 @@ export class Repl implements MetaContext {
   readonly sessions: SessionStore;
   readonly shell: ShellRunner;
   readonly mcp: McpRegistry;
+  readonly tools: ToolControls;
   readonly memory: MemoryStore;
   readonly norris: NorrisMode;
   readonly gate: ApprovalGate;
@@ -96,6 +99,7 @@ export class Repl implements MetaContext {
     this.sessions = parts.sessions;
     this.shell = parts.shell;
     this.mcp = parts.mcp;
+    this.tools = parts.tools;
     this.memory = parts.memory;
     this.norris = parts.norris;
     this.gate = parts.gate;

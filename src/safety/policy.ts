@@ -7,7 +7,7 @@
 // or one that changes `PATH`, `LD_PRELOAD`… always asks, whatever the rules say; otherwise
 // `shell.confirm_cmd` decides (Norris runs non-destructive commands without asking).
 // Tool calls: `mcp.auto_approve` (exact names, or `alias__*`); in Norris a tool marked
-// destructive asks even when auto-approved.
+// destructive asks even when auto-approved; the clock and tool search built-ins never ask.
 
 import type { Config } from '../config/schema.js';
 import type { ToolAnnotations } from '../tool-call.js';
@@ -90,7 +90,15 @@ function firstMatchOfAny(patterns: readonly string[], forms: readonly string[]):
   return undefined;
 }
 
+/**
+ * Built-in tools that read nothing of the person's (no file, no network, no server): the clock and
+ * the tool search. They run without asking; the file built-ins ask like any tool. No MCP server
+ * can take these names: the alias `aish` is reserved.
+ */
+export const SELF_CONTAINED_TOOLS: ReadonlySet<string> = new Set(['aish__current_date', 'aish__find_tools']);
+
 function decideTool(name: string, annotations: ToolAnnotations | undefined, norris: boolean, policy: Policy): Decision {
+  if (SELF_CONTAINED_TOOLS.has(name)) return { verdict: 'allow', reason: 'built-in tool that reads nothing of yours' };
   const entry = policy.autoApprove.find((e) => autoApproves(e, name));
   if (entry && norris && annotations?.destructiveHint) return { verdict: 'ask', reason: 'the tool is marked destructive' };
   if (entry) return { verdict: 'allow', reason: `mcp.auto_approve: ${entry}`, rule: entry };

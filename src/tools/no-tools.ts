@@ -1,6 +1,7 @@
 // A tool host with no tools: what the loop uses before any MCP server is connected. A call to an
 // unknown tool still gets its tool turn, so the conversation stays well formed.
 
+import { unknownToolOutcome } from '../tool-call.js';
 import type { ToolHost } from '../turn/types.js';
 
 export const noTools: ToolHost = {
@@ -8,5 +9,5 @@ export const noTools: ToolHost = {
   has: () => false,
   validate: () => [],
   annotations: () => undefined,
-  call: async (name) => ({ status: 'error', content: `[aish] tool dispatch failed: no tool named ${name}` }),
+  call: async (name) => unknownToolOutcome(name),
 };

@@ -2,17 +2,21 @@
 // through parse → validate → gate → call, append one tool turn per call, and ask again until a
 // reply has no calls or the depth cap is reached. The one place broker, tools and context meet.
 // Every call the model made gets exactly one tool turn, so the conversation stays well formed.
+// A call a small model wrote as text (leaked-calls.ts) is recovered into a real one, held back
+// from the screen while it streams; one that cannot be read gets one corrective retry.
 
-import type { ChatResult, ModelClient, ToolCall } from '../broker/types.js';
+import type { ChatMessage, ChatResult, ModelClient, ToolCall, ToolDefinition } from '../broker/types.js';
 import type { Context } from '../context/context.js';
 import type { Turn } from '../context/turns.js';
 import { errorMessage } from '../errors.js';
 import { isRecord } from '../is-record.js';
 import type { SessionRecorder } from '../history/session.js';
 import type { ToolAudit } from '../history/session-log.js';
-import { CANCELLED_CALL, DECLINED_CALL, type ToolOutcome } from '../tool-call.js';
+import { CANCELLED_CALL, DECLINED_CALL, schemaMismatchOutcome, type ToolOutcome } from '../tool-call.js';
 import type { ToolGate } from '../safety/gate.js';
-import type { ToolHost, TurnObserver } from './types.js';
+import { HeldText } from './held-text.js';
+import { readLeakedCalls } from './leaked-calls.js';
+import type { ToolHint, ToolHost, TurnObserver } from './types.js';
 
 export interface RequestDeps {
   context: Context;
@@ -56,35 +60,21 @@ export async function runRequest(deps: RequestDeps, userContent: string | null, 
 
   for (let depth = 0; ; depth++) {
     await context.enforceBudget();
-    const tools = deps.tools.definitions();
-    let text = '';
-    observer({ type: 'request-start', depth, model: deps.model.name });
-    let result: ChatResult;
-    try {
-      result = await deps.model.stream(
-        context.toMessages(deps.system()),
-        (e) => {
-          switch (e.type) {
-            case 'text':
-              text += e.text;
-              observer(e);
-              break;
-            case 'reasoning':
-            case 'usage':
-              observer(e);
-              break;
-            case 'tool_call':
-              if (e.name) observer({ type: 'tool-call-preparing', name: e.name });
-              break;
-            case 'warning':
-              observer({ type: 'status', message: e.message });
-              break;
-          }
-        },
-        { ...(tools.length ? { tools } : {}), signal },
-      );
-    } catch (error) {
-      observer({ type: 'request-end' });
+    const tools = deps.tools.definitions(toolHint(context.turns));
+    const offered = new Set(tools.map((t) => t.function.name));
+    const messages = context.toMessages(deps.system());
+    let attempt = await askModel(deps, messages, tools, offered, depth, signal, false);
+    if (attempt.ok && attempt.reply.malformed !== undefined) {
+      // One corrective retry (seed 004): the failed attempt and a format correction go to the model
+      // for this request only; the retry streams held back like any reply.
+      const failed: ChatMessage[] = [
+        { role: 'assistant', content: attempt.reply.content },
+        { role: 'user', content: correctionFor(attempt.reply.malformed) },
+      ];
+      attempt = await askModel(deps, [...messages, ...failed], tools, offered, depth, signal, true);
+    }
+    if (!attempt.ok) {
+      const { text, error } = attempt;
       if (signal.aborted) {
         // The partial reply stays, marked, so the person and the model see what was cut.
         persistUser();
@@ -98,19 +88,19 @@ export async function runRequest(deps: RequestDeps, userContent: string | null, 
       }
       return { outcome: 'failed', error, userTurnRemoved: false };
     }
-    observer({ type: 'request-end' });
-    lastText = result.text;
+    const { reply } = attempt;
+    lastText = reply.content;
     persistUser();
-    const calls = result.toolCalls;
-    const cut = result.cut === true && calls.length === 0;
+    const calls = reply.calls;
+    const cut = reply.cut && calls.length === 0;
     if (cut) observer({ type: 'status', message: CUT_STATUS });
     const assistant = context.append({
       role: 'assistant',
-      content: cut ? `${result.text}\n${CUT_MARK}` : result.text,
+      content: cut ? `${reply.content}\n${CUT_MARK}` : reply.content,
       ...(calls.length ? { tool_calls: calls } : {}),
     } as Turn);
     persist(assistant);
-    if (calls.length === 0) return { outcome: 'done', text: result.text, toolCalls, ...(cut ? { cut } : {}) };
+    if (calls.length === 0) return { outcome: 'done', text: reply.content, toolCalls, ...(cut ? { cut } : {}) };
 
     for (const call of calls) {
       toolCalls++;
@@ -124,6 +114,119 @@ export async function runRequest(deps: RequestDeps, userContent: string | null, 
       return { outcome: 'depth-limit', text: lastText, toolCalls };
     }
   }
+}
+
+type Attempt = { ok: true; reply: Reply } | { ok: false; error: unknown; text: string };
+
+/**
+ * One streamed model request, judged. Text reaches the observer only once it is known to be text
+ * (a call written as text is held back). On the `lastTry` an unreadable call is kept as text.
+ */
+async function askModel(
+  deps: RequestDeps,
+  messages: ChatMessage[],
+  tools: ToolDefinition[],
+  offered: ReadonlySet<string>,
+  depth: number,
+  signal: AbortSignal,
+  lastTry: boolean,
+): Promise<Attempt> {
+  const { observer } = deps;
+  const held = new HeldText(offered, (text) => observer({ type: 'text', text }));
+  observer({ type: 'request-start', depth, model: deps.model.name });
+  try {
+    const result = await deps.model.stream(
+      messages,
+      (e) => {
+        switch (e.type) {
+          case 'text':
+            held.push(e.text);
+            break;
+          case 'reasoning':
+          case 'usage':
+            observer(e);
+            break;
+          case 'tool_call':
+            if (e.name) observer({ type: 'tool-call-preparing', name: e.name });
+            break;
+          case 'warning':
+            observer({ type: 'status', message: e.message });
+            break;
+        }
+      },
+      { ...(tools.length ? { tools } : {}), signal },
+    );
+    return { ok: true, reply: judgeReply(observer, result, held, offered, lastTry) };
+  } catch (error) {
+    return { ok: false, error, text: held.text };
+  } finally {
+    observer({ type: 'request-end' });
+  }
+}
+
+interface Reply {
+  /** The assistant turn's content: the text, or the prose before calls recovered from it. */
+  content: string;
+  calls: ToolCall[];
+  /** Set when the text looks like a call that cannot be read (and a retry is allowed): why. */
+  malformed?: string;
+  /** The stream ended with neither finish_reason nor [DONE]: cut off. */
+  cut: boolean;
+}
+
+/**
+ * Real calls, calls recovered from the text, plain text, or a call that cannot be read; releases
+ * the held text that turned out to be text, before the reply's end is reported.
+ */
+function judgeReply(observer: TurnObserver, result: ChatResult, held: HeldText, offered: ReadonlySet<string>, lastTry: boolean): Reply {
+  const cut = result.cut === true;
+  const verdict = result.toolCalls.length > 0 ? ({ type: 'text' } as const) : readLeakedCalls(result.text, offered);
+  switch (verdict.type) {
+    case 'text':
+      held.release();
+      return { content: result.text, calls: result.toolCalls, cut };
+    case 'calls': {
+      held.release(verdict.before.length);
+      const n = verdict.calls.length;
+      observer({ type: 'status', message: `recovered ${n === 1 ? 'a tool call' : `${n} tool calls`} the model wrote as text` });
+      return { content: verdict.before, calls: verdict.calls.map((c) => ({ id: leakedCallId(), ...c })), cut };
+    }
+    case 'malformed':
+      if (lastTry) {
+        held.release();
+        observer({ type: 'status', message: `the retry was no readable tool call either (${verdict.reason}); kept as text` });
+        return { content: result.text, calls: [], cut };
+      }
+      held.release(verdict.before.length);
+      observer({ type: 'status', message: `the model wrote a tool call aish could not read (${verdict.reason}); asking it again` });
+      return { content: result.text, calls: [], malformed: verdict.reason, cut };
+  }
+}
+
+/** The person's latest words and the tools called so far, for hosts that offer a selection. */
+function toolHint(turns: readonly Turn[]): ToolHint {
+  const lastUser = turns.findLast((t) => t.role === 'user');
+  return {
+    words: lastUser?.content ?? '',
+    used: turns.flatMap((t) => (t.role === 'assistant' ? (t.tool_calls ?? []).map((c) => c.name) : [])),
+  };
+}
+
+/** The short format correction sent with the one retry. */
+export function correctionFor(reason: string): string {
+  return (
+    `[aish] Your last reply looks like a tool call, but it could not be read (${reason}). ` +
+    'To call a tool, use the tool-call interface, or reply with only: tool_name[ARGS]{"argument": "value"} ' +
+    'using a tool offered in this request. If you meant to answer in words, answer again in plain text.'
+  );
+}
+
+/** An id for a recovered call: nine letters and digits, the shape strict templates (Mistral) accept. */
+function leakedCallId(): string {
+  const chars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  let id = '';
+  for (let i = 0; i < 9; i++) id += chars[Math.floor(Math.random() * chars.length)];
+  return id;
 }
 
 /** parse → validate → gate → call for one tool call; always returns the tool turn's content. */
@@ -163,7 +266,7 @@ async function runCall(deps: RequestDeps, call: ToolCall, signal: AbortSignal): 
   }
   const problems = deps.tools.validate(call.name, args);
   if (problems.length > 0) {
-    const outcome = await frame(args, () => ({ status: 'error', content: `[aish] tool arguments do not match the tool's input schema: ${problems.join('; ')}` }))();
+    const outcome = await frame(args, () => schemaMismatchOutcome(problems))();
     audit('invalid', 'aish', outcome);
     return outcome;
   }

@@ -5,9 +5,18 @@
 import type { ToolCall, ToolDefinition, TokenUsage } from '../broker/types.js';
 import type { ToolAnnotations, ToolOutcome } from '../tool-call.js';
 
-/** The tools the model may call (MCP sessions, later built-ins). */
+/** What the next request is about, for a host that offers only some of its tools (the budget). */
+export interface ToolHint {
+  /** The person's words of this request. */
+  words: string;
+  /** Tools called earlier in this conversation, oldest first. */
+  used: readonly string[];
+}
+
+/** The tools the model may call (built-ins, MCP sessions). */
 export interface ToolHost {
-  definitions(): ToolDefinition[];
+  /** The tools to offer in the next request. */
+  definitions(hint?: ToolHint): ToolDefinition[];
   /** Whether a tool by this wire name is offered now. */
   has(name: string): boolean;
   /** JSON Schema errors for these arguments; [] when valid or when the tool is unknown. */
@@ -15,6 +24,36 @@ export interface ToolHost {
   annotations(name: string): ToolAnnotations | undefined;
   /** Never rejects. */
   call(name: string, args: Record<string, unknown>, opts: { signal: AbortSignal }): Promise<ToolOutcome>;
+}
+
+/** `:tools enable|disable <target>` as kept with the session: a group, a tool or an `alias__*` pattern. */
+export interface ToolRule {
+  op: 'enable' | 'disable';
+  target: string;
+}
+
+/** One tool as `:tools` lists it. */
+export interface ToolRow {
+  name: string;
+  /** The first `mcp.groups` entry naming it. */
+  group: string | undefined;
+  enabled: boolean;
+}
+
+/** The runtime switches of a session's tools (`:tools`), behind the ToolHost the core uses. */
+export interface ToolControls {
+  /** Every tool there is, switched on or off, in offer order. */
+  rows(): ToolRow[];
+  /** Switches a target; the tools it touches now, or why it names nothing. */
+  apply(rule: ToolRule): { touched: string[] } | { problem: string };
+  /** The switches so far, oldest first (what the session log keeps). */
+  rules(): readonly ToolRule[];
+  /** Replaces the switches (a resumed session). */
+  restore(rules: readonly ToolRule[]): void;
+  /** What the next request would carry: how many tools and about how many tokens of schema. */
+  nextRequest(hint: ToolHint): { tools: number; tokens: number };
+  /** The group names of `mcp.groups`. */
+  groups(): string[];
 }
 
 /**

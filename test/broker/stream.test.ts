@@ -72,6 +72,19 @@ describe('the request', () => {
     expect(req!.headers['http-referer']).toBe('https://example.org');
   });
 
+  it.each([
+    ['required', 'required'],
+    ['one function', { type: 'function', function: { name: 'fs__read' } }],
+  ] as const)('passes the preset tool_choice (%s) with tools, never without', async (_label, choice) => {
+    server.enqueue(textReply(['ok']), textReply(['ok']));
+    const model = loopbackModel(server, { tool_choice: choice });
+    await chatStream(model, messages, () => {}, { env: {}, tools });
+    await chatStream(model, messages, () => {}, { env: {}, tools: [] });
+    const [withTools, without] = server.requests.slice(-2);
+    expect(withTools!.body.tool_choice).toEqual(choice);
+    expect(without!.body).not.toHaveProperty('tool_choice');
+  });
+
   it('lets a preset authorization header replace the key instead of sending two', async () => {
     server.enqueue(textReply(['ok']));
     const model = loopbackModel(server, { key_env: 'AISH_TEST_KEY', headers: { Authorization: 'Token custom' } });

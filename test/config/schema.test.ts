@@ -71,7 +71,7 @@ describe('resolveConfig', () => {
 
   it('rejects MCP aliases with "__" and servers with both url and command', () => {
     const r = resolveConfig(
-      { mcp: { servers: { a__b: { url: 'http://h/mcp' }, both: { url: 'http://h/mcp', command: 'x' } } } },
+      { mcp: { servers: { a__b: { url: 'http://h/mcp' }, both: { url: 'http://h/mcp', command: 'x' }, aish: { url: 'http://h/mcp' } } } },
       builtins,
     );
     expect(r.ok).toBe(false);
@@ -79,6 +79,18 @@ describe('resolveConfig', () => {
     const paths = r.issues.map((i) => i.path);
     expect(paths).toContain('mcp.servers.a__b');
     expect(paths).toContain('mcp.servers.both');
+    expect(r.issues).toContainEqual({ path: 'mcp.servers.aish', message: "the alias aish is reserved for aish's built-in tools" });
+  });
+
+  it('tools.builtin: true by default, false, or a list of built-in names', () => {
+    const ok = (builtin?: unknown) => {
+      const r = resolveConfig(builtin === undefined ? {} : { tools: { builtin } }, builtins);
+      return r.ok ? r.config.tools.builtin : r.issues;
+    };
+    expect(ok()).toBe(true);
+    expect(ok(false)).toBe(false);
+    expect(ok(['aish__list_dir'])).toEqual(['aish__list_dir']);
+    expect(ok(['aish__rm'])).toEqual([expect.objectContaining({ path: 'tools.builtin' })]);
   });
 });
 

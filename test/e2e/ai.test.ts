@@ -1,11 +1,11 @@
 // AI turns end to end: the real program against the loopback model server, asserting what the
 // person sees and exactly what was sent.
 
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeHome, type AishHome } from '../support/aish-env.js';
-import { ModelServer, textReply } from '../support/model-server.js';
+import { ModelServer, textReply, toolCallReply } from '../support/model-server.js';
 import { runAish, startAish } from '../support/run-aish.js';
 import { KEY, PtySession } from '../support/pty.js';
 
@@ -35,7 +35,7 @@ function sessionFiles(): string[] {
 }
 
 describe('AI turns', () => {
-  it('streams the reply and sends the system prompt, the user turn and no tools', async () => {
+  it('streams the reply and sends the system prompt, the user turn and the built-in tools', async () => {
     server.enqueue(textReply(['Hello', ', world']));
     const r = await run('hello model\n', [], { TEST_MODEL_KEY: 'sk-secret-123' });
     expect(r.stdout).toContain('Hello, world');
@@ -43,10 +43,34 @@ describe('AI turns', () => {
     expect(req.path).toBe('/v1/chat/completions');
     expect(req.headers.authorization).toBe('Bearer sk-secret-123');
     expect(req.body).toMatchObject({ model: 'test-model', stream: true, temperature: 0.2 });
-    expect(req.body).not.toHaveProperty('tools');
+    expect(req.body.tools.map((t: any) => t.function.name)).toEqual(['aish__current_date', 'aish__read_file', 'aish__list_dir']);
     expect(req.body.messages[0].role).toBe('system');
     expect(req.body.messages[0].content).toContain('CMD: ');
     expect(req.body.messages.slice(1)).toEqual([{ role: 'user', content: 'hello model' }]);
+  });
+
+  it('with tools.builtin false and no servers, the request carries no tools field', async () => {
+    h.writeConfig({ models: { fast: { endpoint: server.url, model: 'm' } }, tools: { builtin: false } });
+    server.enqueue(textReply(['plain']));
+    const r = await run('hello\n');
+    expect(r.stdout).toContain('plain');
+    expect(server.requests[0]!.body).not.toHaveProperty('tools');
+  });
+
+  it('built-in tools: the clock runs without asking; a file read asks, so a pipe declines it', async () => {
+    writeFileSync(path.join(h.cwd, 'notes.txt'), 'private notes');
+    server.enqueue(
+      toolCallReply([
+        { id: 'c1', name: 'aish__current_date', arguments: '{}' },
+        { id: 'c2', name: 'aish__read_file', arguments: '{"path":"notes.txt"}' },
+      ]),
+      textReply(['It is late.']),
+    );
+    const r = await run('what time is it?\n');
+    expect(r.stdout).toContain('It is late.');
+    const [date, read] = server.requests[1]!.body.messages.slice(-2);
+    expect(date).toMatchObject({ role: 'tool', tool_call_id: 'c1', content: expect.stringMatching(/^date: \d{4}-\d\d-\d\d .*\ntime: .*\ntime zone: /s) });
+    expect(read).toEqual({ role: 'tool', tool_call_id: 'c2', content: '[aish] tool call declined by user' });
   });
 
   it('a CMD: reply is confirmed (no on a pipe) and never run without a yes', async () => {

@@ -95,6 +95,26 @@ describe('MCP tools through the REPL', () => {
     }
   });
 
+  it('on a terminal: a call leaked as text streams byte by byte, never shows, and runs like a real one', async () => {
+    const leaked = 'Let me echo that.\n<tool_call>\n{"name": "everything__echo", "arguments": {"message": "leaky"}}\n</tool_call>';
+    server.enqueue({ ...textReply([...leaked]), chunkSize: 1 }, textReply(['The server said leaky.']));
+    const t = PtySession.start({ cwd: h.cwd, env: h.env });
+    try {
+      await t.waitFor('[aish:fast]> ');
+      t.line('please repeat leaky through the tool');
+      await t.waitFor("call 'everything__echo'? [y/N/a] ");
+      expect(t.text).toContain('Let me echo that.');
+      t.line('y');
+      await t.waitFor(/The server said leaky\.[\s\S]*\[aish:fast\]> /);
+      expect(t.text).not.toMatch(/tool_call>|"name"/);
+      expect(server.requests[1]!.body.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: expect.any(String), content: 'Echo: leaky' });
+      t.write(KEY.ctrlD);
+      await t.exited;
+    } finally {
+      t.kill();
+    }
+  });
+
   it('piped input denies: the model gets a declined tool turn and nothing runs', async () => {
     server.enqueue(echoCall('call_9', 'x'), textReply(['ok, I will not.']));
     const r = await runAish({ stdin: 'use the tool\n', cwd: h.cwd, env: h.env });
@@ -173,5 +193,24 @@ describe('MCP tools through the REPL', () => {
     await runAish({ stdin: 'two\n', args: ['--resume'], cwd: h.cwd, env: h.env });
     expect(server.requests[2]!.body.messages.slice(1).map((m: any) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user']);
     expect(server.requests[2]!.body.messages[3]).toEqual({ role: 'tool', tool_call_id: 'r1', content: 'Echo: kept' });
+  });
+});
+
+describe(':tools', () => {
+  it('lists tools with group and state; disable/enable by group and pattern; the switches survive --resume', async () => {
+    h.writeConfig(config({ groups: { talk: ['everything__echo'], clock: ['aish__current_date'] } }));
+    server.enqueue(textReply(['one']), textReply(['two']));
+    const first = await runAish({ stdin: ':tools\n:tools disable everything__*\n:tools enable talk\n:tools disable clock\n:tools disable nosuch\nhello\n', cwd: h.cwd, env: h.env });
+    expect(first.stdout).toMatch(/^everything__echo +talk +on$/m);
+    expect(first.stdout).toMatch(/^aish__current_date +clock +on$/m);
+    expect(first.stdout).toMatch(/\d+ tools, \d+ on; the next request carries \d+ tools, about \d+ tokens of schema/);
+    expect(first.stderr).toContain('no group or tool named nosuch');
+    expect(server.requests[0]!.body.tools.map((t: any) => t.function.name)).toEqual(['aish__read_file', 'aish__list_dir', 'everything__echo']);
+
+    const second = await runAish({ stdin: ':tools\nhi\n', args: ['--resume', 'last'], cwd: h.cwd, env: h.env });
+    expect(second.stdout).toMatch(/^everything__echo +talk +on$/m);
+    expect(second.stdout).toMatch(/^aish__current_date +clock +off$/m);
+    expect(second.stdout).toMatch(/the next request carries 3 tools/);
+    expect(server.requests[1]!.body.tools.map((t: any) => t.function.name)).toEqual(['aish__read_file', 'aish__list_dir', 'everything__echo']);
   });
 });

@@ -28,6 +28,7 @@ describe('deriveAlias', () => {
     ['http://My_Weird__Host.example/mcp', [], 'my_weird_host'],
     ['http://xn--bcher-kva.example/mcp', [], 'xn--bcher-kva'],
     ['not a url', [], 'mcp'],
+    ['http://aish.lan/mcp', [], 'aish-2'],
   ])('%s with %j taken → %s', (url, taken, alias) => {
     expect(deriveAlias(url, new Set(taken))).toBe(alias);
     expect(aliasProblem(alias)).toBeUndefined();
@@ -63,6 +64,7 @@ describe('aliasProblem', () => {
     ['a__b', 'alias "a__b" may not contain "__"'],
     ['a_', 'alias "a_" may not end with "_"'],
     ['a.b', 'alias "a.b" may use only letters, digits, _ and -'],
+    ['aish', 'alias "aish" is reserved for aish\'s built-in tools'],
     ['x'.repeat(49), `alias "${'x'.repeat(49)}" is longer than 48 characters`],
   ])('%j → %j', (alias, problem) => {
     expect(aliasProblem(alias)).toBe(problem);

@@ -41,6 +41,20 @@ function registry(extra: Partial<McpRegistryOptions> = {}, statuses: string[] = 
   return r;
 }
 
+describe('per-server timeout_ms', () => {
+  it('overrides mcp.call_timeout_ms for that server only', async () => {
+    const r = registry({ callTimeoutMs: 60_000 });
+    expect(await r.connectAll({ quick: { ...fixtureStdio(), timeout_ms: 150 }, slow: fixtureStdio() })).toEqual([]);
+    expect(await r.callTool('quick__stall', {})).toMatchObject({ status: 'error', content: '[aish] tool transport error: timed out after 150 ms' });
+    // The other server keeps the general timeout: its stalled call is still running when cancelled.
+    const controller = new AbortController();
+    const slow = r.callTool('slow__stall', {}, { signal: controller.signal });
+    expect(await r.callTool('slow__echo', { text: 'alive' })).toMatchObject({ content: 'echo: alive' });
+    controller.abort();
+    expect(await slow).toMatchObject({ status: 'cancelled' });
+  });
+});
+
 describe('connectAll', () => {
   it('connects what it can and returns one failure per server that did not', async () => {
     const r = registry();

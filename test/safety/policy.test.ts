@@ -95,6 +95,10 @@ describe('decide: tool calls', () => {
     ['destructive hint outside Norris: auto_approve still wins', { type: 'tool', name: 'fs__rm', annotations: { destructiveHint: true } }, with_({ autoApprove: ['fs__*'] }), 'allow'],
     ['destructive hint in Norris asks', { type: 'tool', name: 'fs__rm', annotations: { destructiveHint: true }, norris: true }, with_({ autoApprove: ['fs__*'] }), 'ask'],
     ['Norris without auto-approval asks', { type: 'tool', name: 'fs__read', norris: true }, with_(), 'ask'],
+    ['the clock built-in runs without asking', { type: 'tool', name: 'aish__current_date' }, with_(), 'allow'],
+    ['the tool search built-in runs without asking, also in Norris', { type: 'tool', name: 'aish__find_tools', norris: true }, with_(), 'allow'],
+    ['the file built-ins ask like any tool', { type: 'tool', name: 'aish__read_file', annotations: { readOnlyHint: true } }, with_(), 'ask'],
+    ['aish__* in auto_approve covers the file built-ins', { type: 'tool', name: 'aish__list_dir' }, with_({ autoApprove: ['aish__*'] }), 'allow'],
   ])('%s', (_name, action, policy, verdict) => {
     expect(decide(action, policy).verdict).toBe(verdict);
   });

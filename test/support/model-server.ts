@@ -147,7 +147,7 @@ async function writeSliced(res: http.ServerResponse, data: Buffer, size: number 
 }
 
 /** An OpenAI-shaped streamed text reply: one chunk per piece, then a stop chunk. */
-export function textReply(pieces: string[], model = 'test-model'): ScriptedResponse {
+export function textReply(pieces: string[], model = 'test-model'): Extract<ScriptedResponse, { type: 'sse' }> {
   const base = { id: 'chatcmpl-test', object: 'chat.completion.chunk', created: 1, model };
   return {
     type: 'sse',
