@@ -26,7 +26,6 @@ const ARGS = '[ARGS]';
 /** End-of-turn tokens some servers leave in the text after a call. */
 const END_TOKENS = ['</tool_call>', '</function>', '<|eom_id|>', '<|eot_id|>', '</s>', '[/TOOL_CALLS]'] as const;
 const NAME_CHAR = /[A-Za-z0-9_-]/;
-const NAME_RUN = /[A-Za-z0-9_-]+$/;
 /** A fenced block of JSON (or of no language) that makes up the whole reply. */
 const JSON_FENCE = /^```[ \t]*(?:json)?[ \t]*\r?\n([\s\S]*?)\r?\n?[ \t]*```$/i;
 
@@ -47,59 +46,136 @@ export function readLeakedCalls(text: string, offered: ReadonlySet<string>): Lea
  * back because it is, or could still become, a leaked call. Never decreases as the text grows.
  */
 export function heldFrom(text: string, offered: ReadonlySet<string>): number {
-  if (offered.size === 0) return text.length;
-  const s = text.search(/\S/);
-  if (s === -1) return 0;
-  if (mayBeBareJson(text.slice(s))) return 0;
-  const end = firstMarker(text) ?? partialMarkerAt(text, offered);
-  // Spaces before a call are not shown either (nor trailing ones, until text follows them).
-  return text.slice(0, end).trimEnd().length;
+  return new HoldScan(offered).end(text);
 }
 
-/** A reply that starts like a JSON call or a fenced one (whatever follows decides at the end). */
-function mayBeBareJson(rest: string): boolean {
-  if (rest.startsWith('{')) return true;
-  if (rest.startsWith('[')) {
-    if (isPrefixOrStarts(rest, '[TOOL_CALLS]')) return false; // a marker: firstMarker holds it
-    const next = rest.slice(1).search(/\S/);
-    return next === -1 || rest[1 + next] === '{';
+/**
+ * `heldFrom` for one reply as it streams, remembering what it already settled (where the text
+ * starts, whether it opens like a JSON call, the markers searched for so far), so each call costs
+ * about the new text rather than the whole reply: this runs for every delta.
+ */
+export class HoldScan {
+  #start = -1;
+  /** The reply opens like a bare or fenced JSON call, and that can no longer change. */
+  #jsonSettled: boolean | undefined;
+  #markerEnd: number | undefined;
+  #scanned = 0;
+  #argsSeen = false;
+
+  constructor(private readonly offered: ReadonlySet<string>) {}
+
+  /** Whether text before the last released point is no longer needed (see `end`'s `base`). */
+  get settled(): boolean {
+    return this.#start >= 0 && this.#jsonSettled === false;
   }
-  if ('```'.startsWith(rest)) return true;
-  if (!rest.startsWith('```')) return false;
-  const eol = rest.indexOf('\n');
-  if (eol === -1) return true;
-  if (!/^```[ \t]*(json)?[ \t]*\r?$/i.test(rest.slice(0, eol))) return false;
-  const body = rest.slice(eol + 1).trimStart();
-  return body === '' || body.startsWith('{') || body.startsWith('[');
+
+  /**
+   * The held-from index for the reply, of which `text` is the part from index `base` on (the
+   * whole reply while not `settled`; after that, anything from a little before what was shown).
+   * The reply only ever grows from one call to the next.
+   */
+  end(text: string, base = 0): number {
+    if (this.offered.size === 0) return base + text.length;
+    if (this.#start < 0) this.#start = indexOfNonSpace(text, 0);
+    if (this.#start < 0) return 0;
+    if (this.#jsonSettled === true) return 0;
+    if (this.#jsonSettled === undefined) {
+      const { json, settled } = jsonStart(text, this.#start);
+      if (settled) this.#jsonSettled = json;
+      if (json) return 0;
+    }
+    if (this.#markerEnd !== undefined) return this.#markerEnd;
+    const found = markerFrom(text, Math.max(0, this.#scanned - base - LONGEST_MARKER + 1), this.#argsSeen);
+    this.#argsSeen = found.argsSeen;
+    this.#scanned = base + text.length;
+    // Spaces before a call are not shown either (nor trailing ones, until text follows them).
+    if (found.at !== undefined) {
+      this.#markerEnd = base + trimmedEnd(text, found.at);
+      return this.#markerEnd;
+    }
+    return base + trimmedEnd(text, partialMarkerAt(text, this.offered));
+  }
 }
 
-function isPrefixOrStarts(text: string, marker: string): boolean {
-  return text.startsWith(marker) || marker.startsWith(text);
+const ALL_MARKERS: readonly string[] = [...MARKERS, ARGS];
+const LONGEST_MARKER = Math.max(...ALL_MARKERS.map((m) => m.length));
+
+/** Whether a reply whose text starts at `s` opens like a (fenced) JSON call, and whether that is settled. */
+function jsonStart(text: string, s: number): { json: boolean; settled: boolean } {
+  if (text[s] === '{') return { json: true, settled: true };
+  if (text[s] === '[') {
+    // `[TOOL_CALLS]` is a marker (held by the marker search), not JSON.
+    const marker = '[TOOL_CALLS]';
+    if (text.startsWith(marker, s)) return { json: false, settled: true };
+    if (text.length - s < marker.length && marker.startsWith(text.slice(s))) return { json: false, settled: false };
+    const next = indexOfNonSpace(text, s + 1);
+    return next === -1 ? { json: true, settled: false } : { json: text[next] === '{', settled: true };
+  }
+  if (text.length - s < 3 && '```'.startsWith(text.slice(s))) return { json: true, settled: false };
+  if (!text.startsWith('```', s)) return { json: false, settled: true };
+  const eol = text.indexOf('\n', s);
+  if (eol === -1) return { json: true, settled: false };
+  if (!/^```[ \t]*(json)?[ \t]*\r?$/i.test(text.slice(s, eol))) return { json: false, settled: true };
+  const body = indexOfNonSpace(text, eol + 1);
+  return body === -1 ? { json: true, settled: false } : { json: text[body] === '{' || text[body] === '[', settled: true };
+}
+
+const NON_SPACE = /\S/g;
+
+function indexOfNonSpace(text: string, from: number): number {
+  NON_SPACE.lastIndex = from;
+  return NON_SPACE.exec(text)?.index ?? -1;
+}
+
+/** `end`, less the white space right before it. */
+function trimmedEnd(text: string, end: number): number {
+  while (end > 0 && /\s/.test(text[end - 1]!)) end--;
+  return end;
 }
 
 /** Where the first marker (or `name[ARGS]`) begins; a marker right after a backtick is quoted. */
 function firstMarker(text: string): number | undefined {
+  return markerFrom(text, 0, false).at;
+}
+
+/**
+ * The first unquoted marker at or after `from`; `[ARGS]` counts only at its first unquoted
+ * occurrence in the whole text (`argsSeen`: that occurrence lies before `from`).
+ */
+function markerFrom(text: string, from: number, argsSeen: boolean): { at: number | undefined; argsSeen: boolean } {
   let best: number | undefined;
   const consider = (at: number) => {
     if (at >= 0 && text[at - 1] !== '`' && (best === undefined || at < best)) best = at;
   };
-  for (const m of MARKERS) consider(unquotedIndexOf(text, m));
-  const args = unquotedIndexOf(text, ARGS);
-  if (args >= 0) consider(args - (NAME_RUN.exec(text.slice(0, args))?.[0].length ?? 0));
-  return best;
+  for (const m of MARKERS) consider(unquotedIndexOf(text, m, from));
+  if (!argsSeen) {
+    const args = unquotedIndexOf(text, ARGS, from);
+    if (args >= 0) {
+      argsSeen = true;
+      consider(args - nameRunBefore(text, args));
+    }
+  }
+  return { at: best, argsSeen };
 }
 
-function unquotedIndexOf(text: string, needle: string): number {
-  for (let i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + 1)) {
+function unquotedIndexOf(text: string, needle: string, from = 0): number {
+  for (let i = text.indexOf(needle, from); i >= 0; i = text.indexOf(needle, i + 1)) {
     if (text[i - 1] !== '`') return i;
   }
   return -1;
 }
 
+/** The length of the run of name characters that ends at `end`. */
+function nameRunBefore(text: string, end: number): number {
+  let i = end;
+  while (i > 0 && NAME_CHAR.test(text[i - 1]!)) i--;
+  return end - i;
+}
+
 /** The start of a tail that could still grow into a marker or `name[ARGS]`; else text.length. */
 function partialMarkerAt(text: string, offered: ReadonlySet<string>): number {
   let at = text.length;
-  for (const m of [...MARKERS, ARGS]) {
+  for (const m of ALL_MARKERS) {
     for (let k = Math.min(m.length - 1, text.length); k > 0; k--) {
       if (m.startsWith(text.slice(text.length - k))) {
         at = Math.min(at, text.length - k);
@@ -109,8 +185,9 @@ function partialMarkerAt(text: string, offered: ReadonlySet<string>): number {
   }
   // A word at the very end that could be an offered tool's name may be followed by `[ARGS]`; hold
   // it until the next character says. Other words show at once (also when a stream stalls).
-  const name = NAME_RUN.exec(text.slice(0, at))?.[0];
-  return name && [...offered].some((n) => n.startsWith(name)) ? at - name.length : at;
+  const run = nameRunBefore(text, at);
+  const name = text.slice(at - run, at);
+  return run > 0 && [...offered].some((n) => n.startsWith(name)) ? at - run : at;
 }
 
 function readMarked(text: string, start: number, offered: ReadonlySet<string>): LeakVerdict {

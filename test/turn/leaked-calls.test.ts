@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { HeldText } from '../../src/turn/held-text.js';
-import { readLeakedCalls, type LeakVerdict } from '../../src/turn/leaked-calls.js';
+import { HoldScan, heldFrom, readLeakedCalls, type LeakVerdict } from '../../src/turn/leaked-calls.js';
 
 const OFFERED = new Set(['files__read_file', 'files__list_dir', 'aish__current_date']);
 const read = (path: string) => ({ name: 'files__read_file', arguments: JSON.stringify({ path }) });
@@ -129,3 +129,45 @@ describe('streaming: a call never shows, text all shows', () => {
     expect(pieces.join('')).toBe('The answer is forty-two. Done and now files__read_file does it.');
   });
 });
+
+describe('HoldScan: the incremental hold keeps the answer of the whole-text one', () => {
+  it.each(ALL)('%s: at every prefix, grown a character at a time', (_label, text) => {
+    const scan = new HoldScan(OFFERED);
+    for (let k = 0; k <= text.length; k++) expect(scan.end(text.slice(0, k)), `prefix ${k}`).toBe(heldFrom(text.slice(0, k), OFFERED));
+  });
+
+  it('on a long reply shows all its text as it grows, and still finds a marker that comes late', () => {
+    const scan = new HoldScan(OFFERED);
+    let text = '';
+    const seen: number[] = [];
+    for (let i = 0; i < 20_000; i++) {
+      text += 'word ab ';
+      seen.push(scan.end(text));
+    }
+    expect(seen.at(-1)).toBe(text.trimEnd().length);
+    text += 'then <tool_call>{"name"';
+    expect(scan.end(text)).toBe(text.indexOf(' <tool_call>'));
+  });
+});
+
+describe('HeldText on a reply longer than its window', () => {
+  it('shows every word of a long reply and holds a call that comes after 100 KB of text', () => {
+    let shown = '';
+    const held = new HeldText(OFFERED, (t) => (shown += t));
+    let prose = '';
+    for (let i = 0; i < 20_000; i++) {
+      const words = `part ${i}, `;
+      prose += words;
+      held.push(words);
+    }
+    expect(shown).toBe(prose.trimEnd());
+    held.push('now <tool_call>{"name": "files__read_file", "arguments": {"path": "a.txt"}}</tool_call>');
+    expect(shown).toBe(`${prose}now`);
+    for (let i = 0; i < 3000; i++) held.push(' more held text');
+    expect(shown).toBe(`${prose}now`);
+    expect(held.text.startsWith(prose)).toBe(true);
+    held.release();
+    expect(shown).toBe(held.text);
+  });
+});
+
