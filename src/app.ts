@@ -123,7 +123,7 @@ export function createApp(opts: AppOptions): Repl {
     norris,
     gate,
     project,
-    prompts: new SavedPrompts(opts.dataDir),
+    prompts: new SavedPrompts(opts.dataDir, redact),
     redact,
     model,
     inputHistoryFile: historyDir ? path.join(historyDir, 'input_history') : undefined,

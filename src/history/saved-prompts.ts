@@ -11,10 +11,12 @@ const NAME = /^[\w.-]{1,64}$/;
 
 export class SavedPrompts {
   readonly #file: string | undefined;
+  readonly #redact: (text: string) => string;
 
-  /** `dir` is aish's XDG data dir; undefined keeps no prompts. */
-  constructor(dir: string | undefined) {
+  /** `dir` is aish's XDG data dir; undefined keeps no prompts. Secrets are redacted before writing. */
+  constructor(dir: string | undefined, redact: (text: string) => string = (text) => text) {
     this.#file = dir ? path.join(dir, 'prompts.json') : undefined;
+    this.#redact = redact;
   }
 
   /** Every saved prompt, by name; a missing file is none, a broken one an error that says where. */
@@ -43,7 +45,7 @@ export class SavedPrompts {
 
   save(name: string, text: string): void {
     if (!NAME.test(name)) throw new UsageError('a prompt name uses letters, digits, _ . - (at most 64)');
-    this.#write({ ...this.list(), [name]: text });
+    this.#write({ ...this.list(), [name]: this.#redact(text) });
   }
 
   /** False when there was no such prompt. */

@@ -22,6 +22,14 @@ afterEach(async () => {
 });
 
 describe(':prompt', () => {
+  it('a saved prompt never keeps a secret', async () => {
+    server.enqueue(textReply(['ok']));
+    await runAish({ cwd: h.cwd, env: { ...h.env, MY_API_TOKEN: 'prompt-secret-0006' }, stdin: 'check prompt-secret-0006 please\n:prompt save s\n' });
+    const saved = readFileSync(path.join(h.home, '.local', 'share', 'aish', 'prompts.json'), 'utf8');
+    expect(saved).not.toContain('prompt-secret-0006');
+    expect(saved).toContain('[redacted:MY_API_TOKEN]');
+  });
+
   it('saves the last question, sends it again in a later session with args, lists and forgets it', async () => {
     server.enqueue(textReply(['one']), textReply(['two']));
     const first = await runAish({ cwd: h.cwd, env: h.env, stdin: ':prompt save early\nreview the last commit for bugs\n:prompt save review\n' });
