@@ -23,7 +23,7 @@ import {
 } from './turns.js';
 
 /** Condenses evicted turns into a new summary; `evicted` is empty when asked to shorten `prior`. */
-export type Summarizer = (priorSummary: string | null, evicted: readonly Turn[]) => Promise<string | null>;
+export type Summarizer = (priorSummary: string | null, evicted: readonly Turn[], signal?: AbortSignal) => Promise<string | null>;
 
 export type ContextStatusKind = 'context' | 'status';
 
@@ -150,18 +150,20 @@ export class Context {
    * Evicts while over budget, then waits for the summarizer to take in what was evicted (see
    * `settle`). Await it before composing a request's system message.
    */
-  enforceBudget(): Promise<void> {
+  enforceBudget(signal?: AbortSignal): Promise<void> {
     this.#evict();
-    return this.settle();
+    return this.settle(signal);
   }
 
   /**
    * Runs the summarizer over the turns evicted so far, if any, and resolves when the summary is
    * current. A summarizer failure does not reject: the turns stay evicted without a summary and
    * one `status` line says why. Only a throwing onStatus/onSummary callback rejects (this call).
+   * When `signal` aborts (Ctrl-C), the summary in progress is abandoned and its turns wait for the
+   * next settle, so nothing is dropped for a cancel.
    */
-  settle(): Promise<void> {
-    const run = this.#settling.then(() => this.#drain());
+  settle(signal?: AbortSignal): Promise<void> {
+    const run = this.#settling.then(() => this.#drain(signal));
     this.#settling = run.catch(() => {});
     return run;
   }
@@ -229,13 +231,18 @@ export class Context {
     if (dropped > 0) this.#onStatus('context', `oldest ${dropped} turn${dropped === 1 ? '' : 's'} evicted`);
   }
 
-  async #drain(): Promise<void> {
-    while (this.#evicted.length > 0 && this.summarizing) {
+  async #drain(signal: AbortSignal | undefined): Promise<void> {
+    while (this.#evicted.length > 0 && this.summarizing && !signal?.aborted) {
       const evicted = this.#evicted;
       this.#evicted = [];
       const generation = this.#generation;
-      const summary = await this.#summarizeTurns(evicted);
+      const summary = await this.#summarizeTurns(evicted, signal);
       if (generation !== this.#generation) return;
+      if (signal?.aborted) {
+        // Cancelled, not failed: the turns wait (oldest first) for the next request's summary.
+        if (this.summarizing) this.#evicted = [...evicted, ...this.#evicted];
+        return;
+      }
       if (summary === null) continue;
       this.#summary = summary;
       this.#onSummary?.(summary);
@@ -243,12 +250,13 @@ export class Context {
   }
 
   /** The new summary for `evicted`, shortened to fit, or null after reporting the failure. */
-  async #summarizeTurns(evicted: Turn[]): Promise<string | null> {
+  async #summarizeTurns(evicted: Turn[], signal: AbortSignal | undefined): Promise<string | null> {
     const summarize = this.#summarize!;
     let summary: string | null;
     try {
-      summary = await summarize(this.#summary, evicted);
+      summary = await summarize(this.#summary, evicted, signal);
     } catch (err) {
+      if (signal?.aborted) return null;
       this.#reportFailure(errorMessage(err), evicted.length);
       return null;
     }
@@ -259,7 +267,7 @@ export class Context {
     summary = summary.trim();
     if (summary.length <= this.maxSummaryChars) return summary;
     try {
-      const shorter = await summarize(summary, []);
+      const shorter = await summarize(summary, [], signal);
       if (shorter && shorter.trim() !== '') summary = shorter.trim();
     } catch {
       // The long summary is still good; it is cut below.

@@ -12,12 +12,13 @@ export const SUMMARY_MAX_TOKENS = 300;
 export const SUMMARY_TIMEOUT_MS = 30_000;
 
 /** Asks the summarizer preset once; resolves its text (empty when it said nothing). */
-export type AskSummary = (messages: SummaryMessage[], limits: { maxTokens: number; timeoutMs: number }) => Promise<string>;
+export type AskSummary = (messages: SummaryMessage[], limits: { maxTokens: number; timeoutMs: number; signal?: AbortSignal }) => Promise<string>;
 
 /** A Summarizer over `ask`: null for an empty answer; a failed question rejects with its error. */
 export function createSummarizer(ask: AskSummary): Summarizer {
-  return async (prior, evicted) => {
-    const text = (await ask(buildSummaryRequest(prior, evicted), { maxTokens: SUMMARY_MAX_TOKENS, timeoutMs: SUMMARY_TIMEOUT_MS })).trim();
+  return async (prior, evicted, signal) => {
+    const limits = { maxTokens: SUMMARY_MAX_TOKENS, timeoutMs: SUMMARY_TIMEOUT_MS, ...(signal ? { signal } : {}) };
+    const text = (await ask(buildSummaryRequest(prior, evicted), limits)).trim();
     return text === '' ? null : text;
   };
 }

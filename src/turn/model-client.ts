@@ -14,7 +14,7 @@ export interface ModelAccess {
   /** The client for a preset; throws UsageError for an unknown one. */
   client(name: string): ModelClient;
   /** One buffered question outside the conversation (summaries); rejects like the broker. */
-  askOnce(name: string, messages: ChatMessage[], limits: { maxTokens: number; timeoutMs: number }): Promise<string>;
+  askOnce(name: string, messages: ChatMessage[], limits: { maxTokens: number; timeoutMs: number; signal?: AbortSignal }): Promise<string>;
 }
 
 /** The presets of `config`, through the broker; every body sent passes `redact`. */

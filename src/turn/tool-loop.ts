@@ -59,11 +59,12 @@ export async function runRequest(deps: RequestDeps, userContent: string | null, 
   let toolCalls = 0;
 
   for (let depth = 0; ; depth++) {
-    await context.enforceBudget();
+    await context.enforceBudget(signal);
     const tools = deps.tools.definitions(toolHint(context.turns));
     const offered = new Set(tools.map((t) => t.function.name));
     const messages = context.toMessages(deps.system());
-    let attempt = await askModel(deps, messages, tools, offered, depth, signal, false);
+    // Cancelled while the summary ran: no request, the turn ends like one cancelled at the spinner.
+    let attempt: Attempt = signal.aborted ? { ok: false, error: signal.reason, text: '' } : await askModel(deps, messages, tools, offered, depth, signal, false);
     if (attempt.ok && attempt.reply.malformed !== undefined) {
       // One corrective retry (seed 004): the failed attempt and a format correction go to the model
       // for this request only; the retry streams held back like any reply.

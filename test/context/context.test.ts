@@ -304,6 +304,40 @@ describe('summaries', () => {
     expect(ctx.summary).toBeNull();
   });
 
+  it('Ctrl-C during a summary ends the wait at once and keeps the turns for the next one', async () => {
+    const asked: string[][] = [];
+    const { ctx, lines } = summarized((_prior, evicted, signal) => {
+      asked.push(evicted.map((t) => t.content));
+      if (asked.length > 1) return Promise.resolve('S');
+      // The first run hangs until it is cancelled, like a model that does not answer.
+      return new Promise<string>((_resolve, reject) => signal!.addEventListener('abort', () => reject(signal!.reason)));
+    });
+    ctx.appendMany([user('u1'), answer('a1'), user('u2')]);
+    const cancel = new AbortController();
+    const settling = ctx.enforceBudget(cancel.signal);
+    await Promise.resolve();
+    cancel.abort(new Error('cancelled'));
+    await settling;
+    expect(ctx.summary).toBeNull();
+    expect(lines.filter((l) => l.startsWith('status'))).toEqual([]);
+    await ctx.settle();
+    expect(asked).toEqual([
+      ['u1', 'a1'],
+      ['u1', 'a1'],
+    ]);
+    expect(ctx.summary).toBe('S');
+  });
+
+  it('an already cancelled settle does not start a summary', async () => {
+    let callsMade = 0;
+    const { ctx } = summarized(async () => `S${++callsMade}`);
+    ctx.appendMany([user(), answer(), user()]);
+    await ctx.enforceBudget(AbortSignal.abort());
+    expect([callsMade, ctx.summary]).toEqual([0, null]);
+    await ctx.settle();
+    expect([callsMade, ctx.summary]).toEqual([1, 'S1']);
+  });
+
   it('a throwing onSummary rejects that settle only', async () => {
     let n = 0;
     const ctx = new Context({

@@ -81,7 +81,7 @@ interface Setup {
   tools?: ReturnType<typeof scriptedTools>;
   /** Answers the person gives, in order, to any question; null: nobody can answer. */
   answers?: string[] | null;
-  summary?: (messages: ChatMessage[]) => Promise<string>;
+  summary?: (messages: ChatMessage[], signal?: AbortSignal) => Promise<string>;
 }
 
 function setup(s: Setup = {}) {
@@ -91,9 +91,9 @@ function setup(s: Setup = {}) {
   const summaries: ChatMessage[][] = [];
   const models: ModelAccess = {
     client: (name) => (name === 'cloud' ? fallback.client : { ...primary.client, name }),
-    askOnce: async (_name, messages) => {
+    askOnce: async (_name, messages, limits) => {
       summaries.push(messages);
-      return s.summary ? s.summary(messages) : 'a short summary';
+      return s.summary ? s.summary(messages, limits.signal) : 'a short summary';
     },
   };
   const events: TurnEvent[] = [];
@@ -355,6 +355,32 @@ describe('turn core: summary on eviction and reset', () => {
     await t.core.ask('second', 'fast', signal());
     expect(t.core.context.summary).toBeNull();
     expect(t.statuses().filter((m) => m.startsWith('summary failed'))).toEqual(['summary failed (transport: Timeout was reached); 2 evicted turns dropped without a summary']);
+  });
+
+  it('Ctrl-C while the summary runs cancels the turn at once, well formed, and the next turn summarizes', async () => {
+    const cfg = config({ context: { max_turns: 2, summarize_on_evict: true } });
+    const controller = new AbortController();
+    let hang = true;
+    const t = setup({
+      config: cfg,
+      steps: [{ text: 'one' }, { text: 'three' }],
+      summary: (_messages, s) => {
+        if (!hang) return Promise.resolve('they said hi');
+        hang = false;
+        // The summarizer preset does not answer; the person presses Ctrl-C.
+        setImmediate(() => controller.abort());
+        return new Promise((_, reject) => s!.addEventListener('abort', () => reject(s!.reason), { once: true }));
+      },
+    });
+    await t.core.ask('first', 'fast', signal());
+    const cancelled = await t.core.ask('second', 'fast', controller.signal);
+    expect(cancelled.outcome).toBe('cancelled');
+    expect(t.statuses().filter((m) => m.startsWith('summary failed'))).toEqual([]);
+    expect(t.primary.requests).toHaveLength(1);
+    await t.core.ask('third', 'fast', signal());
+    expect(t.core.context.summary).toBe('they said hi');
+    expect(t.core.context.turns.map((turn) => turn.role)).toEqual(['user', 'assistant']);
+    expect(t.primary.requests[1]!.messages[0]!.content).toMatch(/they said hi/);
   });
 
   it('reset empties the conversation and the pending output and is recorded', async () => {
