@@ -1,7 +1,7 @@
 // Faithful to the original, truthful to the model: the seeds' status lines and config shapes, and
 // sessions that behave as people expect, driven through the real program.
 
-import { readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeHome, type AishHome } from '../support/aish-env.js';
@@ -116,6 +116,34 @@ describe('--resume, in the REPL and with -p', () => {
     expect(sessionFiles()).toEqual(['proj.jsonl']);
     const lines = readFileSync(path.join(h.stateDir, 'sessions', 'proj.jsonl'), 'utf8').trim().split('\n');
     expect(lines.filter((l) => l.startsWith('{"role"'))).toHaveLength(6);
+  });
+});
+
+describe('-p --resume into a torn file', () => {
+  it('skips the torn line with a warning, ends it, and appends an exchange the next resume reads', async () => {
+    h.writeConfig({ models: { fast: { endpoint: server.url, model: 'm' } } });
+    server.enqueue(textReply(['The answer is 42.']), textReply(['You asked about 42.']), textReply(['Still 42.']));
+    await runAish({ cwd: h.cwd, env: h.env, stdin: 'what is the answer?\n:save torn\n' });
+    const file = path.join(h.stateDir, 'sessions', 'torn.jsonl');
+    // Killed in the middle of writing a line: no newline, not JSON.
+    appendFileSync(file, '{"role":"user","content":"half a li');
+    const r = await runAish({ cwd: h.cwd, env: h.env, args: ['--resume', 'torn', '-p', 'what did I ask?'], stdin: '' });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/line 4/);
+    expect(r.stdout).toContain('You asked about 42.');
+    expect(server.requests[1]!.body.messages.slice(1).map((m: { content: string }) => m.content)).toEqual(['what is the answer?', 'The answer is 42.', 'what did I ask?']);
+    const lines = readFileSync(file, 'utf8').split('\n');
+    expect(lines[3]).toBe('{"role":"user","content":"half a li');
+    expect(JSON.parse(lines[4]!)).toEqual({ role: 'user', content: 'what did I ask?' });
+    const again = await runAish({ cwd: h.cwd, env: h.env, args: ['--resume', 'torn', '-p', 'and now?'], stdin: '' });
+    expect(again.code).toBe(0);
+    expect(server.requests[2]!.body.messages.slice(1).map((m: { content: string }) => m.content)).toEqual([
+      'what is the answer?',
+      'The answer is 42.',
+      'what did I ask?',
+      'You asked about 42.',
+      'and now?',
+    ]);
   });
 });
 
