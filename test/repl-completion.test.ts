@@ -1,13 +1,13 @@
-import { mkdirSync, mkdtempSync, writeFileSync, chmodSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync, chmodSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ShellCompleter, completePath } from '../src/repl/completion.js';
+import { tempDir } from './support/temp-dir.js';
 
 let root: string;
 let bin: string;
 beforeAll(() => {
-  root = mkdtempSync(path.join(tmpdir(), 'aish-complete-'));
+  root = tempDir('aish-complete-');
   mkdirSync(path.join(root, 'src'));
   mkdirSync(path.join(root, 'home', 'docs'), { recursive: true });
   writeFileSync(path.join(root, 'src', 'main.ts'), '');

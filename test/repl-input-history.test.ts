@@ -1,11 +1,11 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { appendInputHistory, loadInputHistory } from '../src/repl/input-history.js';
+import { tempDir } from './support/temp-dir.js';
 
 it('appends from several sessions, de-duplicates newest-first and caps', async () => {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'aish-hist-')), 'state', 'input_history');
+  const file = path.join(tempDir('aish-hist-'), 'state', 'input_history');
   await appendInputHistory(file, 'ls', 3);
   await appendInputHistory(file, 'git status', 3); // another session
   await appendInputHistory(file, 'ls', 3);
@@ -17,7 +17,7 @@ it('appends from several sessions, de-duplicates newest-first and caps', async (
 });
 
 it('rewrites the file compactly past twice the cap', async () => {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'aish-hist-')), 'input_history');
+  const file = path.join(tempDir('aish-hist-'), 'input_history');
   for (let i = 0; i < 25; i++) await appendInputHistory(file, `cmd ${i}`, 5);
   const lines = readFileSync(file, 'utf8').trim().split('\n');
   expect(lines.length).toBeLessThanOrEqual(10);
@@ -26,7 +26,7 @@ it('rewrites the file compactly past twice the cap', async () => {
 });
 
 it('skips blank and multi-line entries', async () => {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'aish-hist-')), 'input_history');
+  const file = path.join(tempDir('aish-hist-'), 'input_history');
   await appendInputHistory(file, '   ', 5);
   await appendInputHistory(file, 'a\nb', 5);
   expect(await loadInputHistory(file, 5)).toEqual([]);

@@ -1,15 +1,15 @@
-import { mkdirSync, mkdtempSync, writeFileSync, realpathSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { ConfigError } from '../../src/errors.js';
+import { tempDir } from '../support/temp-dir.js';
 
 let home: string;
 let project: string;
 
 beforeEach(() => {
-  home = realpathSync(mkdtempSync(path.join(tmpdir(), 'aish-config-')));
+  home = realpathSync(tempDir('aish-config-'));
   project = path.join(home, 'code', 'project');
   mkdirSync(project, { recursive: true });
 });

@@ -1,14 +1,14 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { listSessions, resolveSession } from '../../src/history/list.js';
 import { SessionLog } from '../../src/history/session-log.js';
 import type { Turn } from '../../src/context/turns.js';
+import { tempDir } from '../support/temp-dir.js';
 
 let dir: string;
 beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), 'aish-list-'));
+  dir = tempDir('aish-list-');
 });
 
 function session(startedAt: string, turns: Turn[], name?: string): string {

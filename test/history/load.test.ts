@@ -1,5 +1,4 @@
-import { appendFileSync, mkdtempSync, writeFileSync, createWriteStream } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, writeFileSync, createWriteStream } from 'node:fs';
 import path from 'node:path';
 import { once } from 'node:events';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -8,10 +7,11 @@ import type { Turn } from '../../src/context/turns.js';
 import { INTERRUPTED_TOOL_RESULT, loadSession } from '../../src/history/load.js';
 import { SessionError } from '../../src/history/session-error.js';
 import { SessionLog } from '../../src/history/session-log.js';
+import { tempDir } from '../support/temp-dir.js';
 
 let dir: string;
 beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), 'aish-load-'));
+  dir = tempDir('aish-load-');
 });
 
 const HEADER = '{"meta":{"started":"2026-05-12T10:03:07.000Z","model":"fast","aish_version":"0.1.0","format":1}}';
@@ -172,7 +172,7 @@ describe('loadSession', () => {
 
 describe('a reset record', () => {
   it('drops the turns and summary before it', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'aish-reset-'));
+    const dir = tempDir('aish-reset-');
     const file = path.join(dir, 's.jsonl');
     writeFileSync(
       file,

@@ -1,16 +1,16 @@
-import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, readFileSync, readdirSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { SessionLog, type SessionLogOptions } from '../../src/history/session-log.js';
 import type { Turn } from '../../src/context/turns.js';
+import { tempDir } from '../support/temp-dir.js';
 
 let dir: string;
 const started = new Date('2026-05-12T10:03:07.123Z');
 
 beforeEach(() => {
-  dir = path.join(mkdtempSync(path.join(tmpdir(), 'aish-history-')), 'state');
+  dir = path.join(tempDir('aish-history-'), 'state');
 });
 
 const create = (extra: Partial<SessionLogOptions> = {}) => {
@@ -63,7 +63,7 @@ describe('SessionLog.create', () => {
   });
 
   it('a file where the dir should be turns logging off', () => {
-    const parent = mkdtempSync(path.join(tmpdir(), 'aish-f-'));
+    const parent = tempDir('aish-f-');
     writeFileSync(path.join(parent, 'state'), 'not a dir');
     const { log, problem } = SessionLog.create({ dir: path.join(parent, 'state'), startedAt: started, model: 'm', version: '1' });
     expect(log.enabled).toBe(false);

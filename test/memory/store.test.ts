@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AishError, UsageError } from '../../src/errors.js';
 import { MemoryLockedError } from '../../src/memory/lock.js';
 import { BACKGROUND_HEADER, MemoryStore, formatBackground, type MemoryItem } from '../../src/memory/store.js';
+import { tempDir } from '../support/temp-dir.js';
 
 let dir: string;
 let file: string;
@@ -20,7 +20,7 @@ const lines = () =>
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 beforeEach(() => {
-  dir = path.join(mkdtempSync(path.join(tmpdir(), 'aish-memory-')), 'state');
+  dir = path.join(tempDir('aish-memory-'), 'state');
   file = path.join(dir, 'memory.jsonl');
   lock = path.join(dir, 'memory.lock');
 });

@@ -1,14 +1,14 @@
-import { mkdtempSync, mkdirSync, writeFileSync, realpathSync, chmodSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync, realpathSync, chmodSync } from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { matchBuiltin, runBuiltin, type ShellState } from '../../src/shell/builtins.js';
+import { tempDir } from '../support/temp-dir.js';
 
 let root: string;
 let state: ShellState;
 
 beforeEach(() => {
-  root = realpathSync(mkdtempSync(path.join(tmpdir(), 'aish-builtins-')));
+  root = realpathSync(tempDir('aish-builtins-'));
   mkdirSync(path.join(root, 'sub dir'));
   mkdirSync(path.join(root, 'home'));
   writeFileSync(path.join(root, 'file.txt'), 'x');
