@@ -1,12 +1,12 @@
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ClipboardError, clipboardTools, copyToClipboard, osc52, type ClipboardTool } from '../src/clipboard.js';
+import { tempDir } from './support/temp-dir.js';
 
 /** A PATH directory holding executables with these names. */
 function binWith(...names: string[]): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'aish-clip-'));
+  const dir = tempDir('aish-clip-');
   for (const name of names) {
     writeFileSync(path.join(dir, name), '#!/bin/sh\ncat > /dev/null\n');
     chmodSync(path.join(dir, name), 0o755);
@@ -90,7 +90,7 @@ describe('copying', () => {
   });
 
   it('runs a real tool with the text on stdin and waits for it', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'aish-clip-'));
+    const dir = tempDir('aish-clip-');
     const out = path.join(dir, 'got');
     writeFileSync(path.join(dir, 'wl-copy'), `#!/bin/sh\ncat > '${out}'\n`);
     chmodSync(path.join(dir, 'wl-copy'), 0o755);
@@ -101,7 +101,7 @@ describe('copying', () => {
   });
 
   it("a tool that fails says why, from its stderr", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'aish-clip-'));
+    const dir = tempDir('aish-clip-');
     writeFileSync(path.join(dir, 'xclip'), "#!/bin/sh\necho \"Error: Can't open display: (null)\" >&2\nexit 1\n");
     chmodSync(path.join(dir, 'xclip'), 0o755);
     await expect(copyToClipboard('x', { env: { PATH: `${dir}:/usr/bin:/bin`, DISPLAY: ':9' }, platform: 'linux', terminal: null })).rejects.toThrow(

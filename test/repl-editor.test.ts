@@ -1,12 +1,12 @@
 // The editor unit without a terminal: what the editor is given and what comes back.
 
 import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { composeInEditor, editorCommand } from '../src/repl/editor.js';
+import { tempDir } from './support/temp-dir.js';
 
-const work = mkdtempSync(path.join(tmpdir(), 'aish-editor-'));
+const work = tempDir('aish-editor-');
 
 /** An editor script: logs its arguments and the file, then runs `body` with the file as $f. */
 function editor(body: string): { command: string; log: string } {
