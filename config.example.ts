@@ -92,6 +92,13 @@ export default defineConfig({
       // files: ['files__*'],
       // web: ['fetch__fetch'],
     },
+    // A server's form (elicitation) when nobody is at a terminal (piped, -p): 'decline', or
+    // 'defaults' to accept with the form's defaults when every required field has one.
+    elicitation: 'decline',
+    // A server's request for a model answer (sampling) when nobody can confirm it: 'deny' or 'allow'.
+    sampling: 'deny',
+    // Directories offered to servers as roots besides the current one (which follows `cd`).
+    roots: [],
   },
 
   tools: {

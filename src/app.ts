@@ -10,6 +10,7 @@ import { historyDirOf } from './history/format.js';
 import { SavedPrompts } from './history/saved-prompts.js';
 import { SessionStore } from './history/session.js';
 import type { Io } from './io.js';
+import { openUrl } from './mcp/open-url.js';
 import { createRegistry } from './mcp/startup.js';
 import { MemoryStore } from './memory/store.js';
 import { copyCommands } from './meta/copy.js';
@@ -37,9 +38,13 @@ import { Redactor } from './safety/redact.js';
 import { ProjectContext } from './project/context.js';
 import { ShellRunner } from './shell/shell-runner.js';
 import { enabledBuiltins } from './config/defaults.js';
+import { serverRequests } from './tools/server-requests.js';
 import { SessionTools } from './tools/session-tools.js';
 import { TurnCore } from './turn/core.js';
 import { presetModels, startingModel } from './turn/model-client.js';
+
+/** How long a server's sampling request may keep the model busy. */
+const SAMPLING_TIMEOUT_MS = 120_000;
 
 export interface AppOptions {
   io: Io;
@@ -83,8 +88,29 @@ export function createApp(opts: AppOptions): Repl {
   const view = createTurnView(render, { showStats: config.ui.show_stats });
   const background = new BackgroundLines((line) => view({ type: 'notice', message: line }));
   const onLog = (line: string) => (io.isTTY ? background.push(line) : view({ type: 'notice', message: line }));
-  mcp = createRegistry(config, env, version, render, { stateDir: opts.stateDir, isTTY: io.isTTY, onLog });
-  const shell = new ShellRunner({ shell: config.shell, cwd: opts.cwd, env, isTTY: io.isTTY, view: render, pending });
+  const models = presetModels(config, env, redact);
+  // A server's questions stop the spinner first, so they stand on their own line.
+  const askPerson = ask && ((question: string) => (view({ type: 'hold' }), ask(question)));
+  const requests = serverRequests({
+    elicitation: config.mcp.elicitation,
+    sampling: config.mcp.sampling,
+    ask: askPerson,
+    status: (message) => view({ type: 'notice', message }),
+    gate: { sampling: (...args) => (view({ type: 'hold' }), gate.sampling(...args)) },
+    openUrl: async (url) => {
+      if ((await openUrl(url, { env, isTTY: io.isTTY })) === 'none') status(`open this URL: ${url}`);
+    },
+    complete: async (messages, maxTokens, signal) => {
+      const name = repl?.activeModel ?? model;
+      const text = await models.askOnce(name, messages, { maxTokens, timeoutMs: SAMPLING_TIMEOUT_MS, signal });
+      return { text, model: config.models[name]?.model ?? name };
+    },
+    cwd: () => shell.cwd,
+    roots: config.mcp.roots,
+    home: env.HOME,
+  });
+  mcp = createRegistry(config, env, version, render, { stateDir: opts.stateDir, isTTY: io.isTTY, onLog, requests });
+  const shell = new ShellRunner({ shell: config.shell, cwd: opts.cwd, env, isTTY: io.isTTY, view: render, pending, onCwdChange: () => mcp?.rootsChanged() });
   liveEnv = () => shell.env;
   const project = new ProjectContext(config.context.project.max_chars, () => shell.env);
   const fileExists = (file: string) => existsSync(path.resolve(shell.cwd, file));
@@ -99,7 +125,7 @@ export function createApp(opts: AppOptions): Repl {
   });
   const core = new TurnCore({
     config,
-    models: presetModels(config, env, redact),
+    models,
     pending,
     tools: tools.host,
     gate,

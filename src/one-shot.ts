@@ -20,6 +20,7 @@ import { Redactor } from './safety/redact.js';
 import { ProjectContext } from './project/context.js';
 import { OutputCapture, type CapturedOutput } from './shell/capture.js';
 import { enabledBuiltins } from './config/defaults.js';
+import { serverRequests } from './tools/server-requests.js';
 import { SessionTools } from './tools/session-tools.js';
 import { TurnCore } from './turn/core.js';
 import { presetModels, startingModel } from './turn/model-client.js';
@@ -73,17 +74,32 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
   const render = new Renderer(io, createStyle(colorLevel(env, io.isTTY)), redact);
   // Stored logins and the client-credentials grant work here; nobody is sent to a browser.
   const view = createTurnView(render, { showStats: config.ui.show_stats });
-  registry = createRegistry(config, env, opts.version, render, { stateDir: opts.stateDir, isTTY: false, onLog: (line) => view({ type: 'notice', message: line }) });
+  const models = presetModels(config, env, redact);
+  const gate = new ApprovalGate({ policy: policyFromConfig(config), ask: null, show: () => {} });
+  // Nobody can answer a server here: mcp.elicitation and mcp.sampling decide.
+  const requests = serverRequests({
+    elicitation: config.mcp.elicitation,
+    sampling: config.mcp.sampling,
+    ask: null,
+    status: (message) => view({ type: 'notice', message }),
+    gate,
+    openUrl: async () => {},
+    complete: async (messages, maxTokens, signal) => ({ text: await models.askOnce(model, messages, { maxTokens, timeoutMs: 120_000, signal }), model: config.models[model]?.model ?? model }),
+    cwd: () => opts.cwd,
+    roots: config.mcp.roots,
+    home: env.HOME,
+  });
+  registry = createRegistry(config, env, opts.version, render, { stateDir: opts.stateDir, isTTY: false, onLog: (line) => view({ type: 'notice', message: line }), requests });
   const status = (message: string) => render.status(message);
   const project = new ProjectContext(config.context.project.max_chars, () => env);
   const sessions = opts.resume === undefined ? null : new SessionStore({ historyDir: opts.historyDir, enabled: true, startedAt: new Date(), model, version: opts.version, onStatus: status, redact });
   // Nobody is asked: tools run only when auto-approved, CMD: lines are printed and never run.
   const core = new TurnCore({
     config,
-    models: presetModels(config, env, redact),
+    models,
     pending: new PendingOutput(),
     tools: new SessionTools({ mcp: registry, builtins: enabledBuiltins(config.tools.builtin), cwd: () => opts.cwd, maxChars: config.mcp.max_result_chars, maxTools: config.mcp.max_tools, groups: config.mcp.groups }).host,
-    gate: new ApprovalGate({ policy: policyFromConfig(config), ask: null, show: () => {} }),
+    gate,
     commands: null,
     recorder: sessions,
     background: () => null,

@@ -40,7 +40,7 @@ const LAYERS: Record<string, readonly string[]> = {
   // The turn core: where the broker's replies, the gate and the context meet. No MCP, no terminal.
   turn: ['broker', 'cmd-contract', 'config', 'context', 'errors', 'history', 'is-record', 'model-routing', 'safety', 'tool-call'],
   // Tool hosts: the MCP registry (and later built-ins) seen as the turn core's ToolHost.
-  tools: ['mcp', 'turn', 'tool-call'],
+  tools: ['broker', 'mcp', 'safety', 'turn', 'tool-call'],
   // Everything a person sees; it draws the events of the layers below and produces none.
   render: ['cmd-contract', 'io', 'shell', 'tool-call', 'turn'],
   norris: ['broker', 'cmd-contract', 'config', 'errors', 'safety', 'tool-call', 'turn'],

@@ -131,6 +131,12 @@ export const rawConfigSchema = z
       groups: withDefault(z.record(z.string().check(z.regex(/^[\w.-]+$/, 'group names use letters, digits, _ . -')), stringList), {}),
       // Most tools sent in one request; past it the likeliest are sent, with aish__find_tools.
       max_tools: withDefault(positiveInt, 32),
+      // A server's questions (elicitation) when nobody is at a terminal: refuse, or accept its defaults.
+      elicitation: withDefault(z.enum(['decline', 'defaults']), 'decline'),
+      // A server's requests for a model answer (sampling) when nobody can confirm them.
+      sampling: withDefault(z.enum(['deny', 'allow']), 'deny'),
+      // Directories offered as roots besides the current one (`~` is the home directory).
+      roots: withDefault(stringList, []),
     }),
     tools: section({
       // true: every built-in on; false: none; a list: those.

@@ -3,6 +3,7 @@
 // `McpSession`. On failure the client is closed and the caller's error is thrown.
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { raceAbort } from './abort.js';
 import type { McpConnectError } from './errors.js';
@@ -34,8 +35,22 @@ export interface McpLogin {
   finish(signal: AbortSignal | undefined): Promise<void>;
 }
 
-function newClient(opts: McpConnectOptions): Client {
-  return new Client({ name: 'aish', version: opts.clientVersion }, { capabilities: {} });
+function newClient(opts: McpConnectOptions, alias: string): Client {
+  const { elicit, sample, roots } = opts.requests ?? {};
+  const client = new Client(
+    { name: 'aish', version: opts.clientVersion },
+    {
+      capabilities: {
+        ...(elicit ? { elicitation: { form: { applyDefaults: true }, url: {} } } : {}),
+        ...(sample ? { sampling: {} } : {}),
+        ...(roots ? { roots: { listChanged: true } } : {}),
+      },
+    },
+  );
+  if (elicit) client.setRequestHandler(ElicitRequestSchema, (request, extra) => elicit(alias, request.params, extra.signal));
+  if (sample) client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => sample(alias, request.params, extra.signal));
+  if (roots) client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots() }));
+  return client;
 }
 
 /** Records the protocol version the client settles on; stdio transports have no hook of their own. */
@@ -55,8 +70,9 @@ export async function connectClient(
   opts: Parameters<typeof newClient>[0],
   signal: AbortSignal,
   mapError: (err: unknown) => unknown,
+  alias: string,
 ): Promise<{ client: ReturnType<typeof newClient>; protocolVersion: ReturnType<typeof watchProtocolVersion> }> {
-  const client = newClient(opts);
+  const client = newClient(opts, alias);
   const protocolVersion = watchProtocolVersion(transport);
   try {
     await raceAbort(client.connect(transport, { signal }), signal, () => client.close());

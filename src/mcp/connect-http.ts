@@ -80,7 +80,7 @@ export async function connectHttp(alias: string, cfg: McpServerConfig, opts: Mcp
     };
     let connected: Awaited<ReturnType<typeof connectClient>>;
     try {
-      connected = await connectClient(transport, opts, signal, (err) => err);
+      connected = await connectClient(transport, opts, signal, (err) => err, alias);
     } catch (err) {
       if (login?.pending()) throw new McpLoginStarted(alias, login.finish);
       provider?.endLogin();

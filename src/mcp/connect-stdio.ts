@@ -78,6 +78,6 @@ export async function connectStdio(alias: string, cfg: McpServerConfig, opts: Mc
     error.stderrTail = stderr.text;
     return error;
   };
-  const { client, protocolVersion } = await connectClient(transport, opts, signal, fail);
+  const { client, protocolVersion } = await connectClient(transport, opts, signal, fail, alias);
   return { kind: 'stdio', client, transport, target, secrets, stderr, protocolVersion, fail };
 }

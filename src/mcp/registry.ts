@@ -10,6 +10,7 @@ import { aliasProblem, deriveAlias, deriveStdioAlias, splitWireName } from './na
 import type { OAuthStore } from './oauth-store.js';
 import { dispatchFailedOutcome, type ToolOutcome } from './outcome.js';
 import type { McpCallOptions, McpSession, McpSessionStatus, McpTool, McpTransportKind } from './session.js';
+import type { McpClientRequests } from './session-types.js';
 import type { ArgumentValidator } from './validate.js';
 
 /** Settings shared by every session of the registry (from `mcp.*` in the config). */
@@ -19,6 +20,8 @@ export interface McpRegistryOptions {
   clientVersion: string;
   /** One-line status messages from sessions (protocol mismatch, list refresh failures, ...). */
   onStatus?: (message: string) => void;
+  /** How aish answers the servers' own requests (elicitation, sampling, roots). */
+  requests?: McpClientRequests;
   /** Server log messages of `warning` and above, one line each. */
   onLog?: (line: string) => void;
   /** Called after a server's tool list changed (list_changed) or a server connected/left. */
@@ -250,6 +253,7 @@ export class McpRegistry {
         ...(this.#opts.maxResultChars !== undefined ? { maxResultChars: this.#opts.maxResultChars } : {}),
         ...(this.#opts.onStatus ? { onStatus: this.#opts.onStatus } : {}),
         ...(this.#opts.onLog ? { onLog: this.#opts.onLog } : {}),
+        ...(this.#opts.requests ? { requests: this.#opts.requests } : {}),
         onToolsChanged: () => this.#opts.onToolsChanged?.(alias),
         ...(oauth ? { oauth: { store: oauth.store, ...(interactive ? { openUrl: (url: URL) => oauth.openUrl(alias, url) } : {}) } } : {}),
       });
@@ -346,6 +350,11 @@ export class McpRegistry {
    * Calls a tool by wire name; never rejects. An unknown name resolves `error` with
    * `[aish] tool dispatch failed: no tool named <name>`.
    */
+  /** The roots changed (`cd`): every connected server that was offered roots is told. */
+  rootsChanged(): void {
+    for (const session of this.#sessions.values()) session.notifyRootsChanged();
+  }
+
   async callTool(wireName: string, args: Record<string, unknown> | undefined, options: McpCallOptions = {}): Promise<ToolOutcome> {
     const found = this.findTool(wireName);
     if (!found) return dispatchFailedOutcome(`no tool named ${wireName}`);

@@ -2,7 +2,7 @@
 // it offers, and the options of connect and callTool. Types only, so the registry and the connect
 // helpers can name them without loading the SDK or importing the session class.
 
-import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, Root, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolProgress } from '../tool-call.js';
 import type { OpenUrl } from './oauth-provider.js';
 import type { OAuthStore } from './oauth-store.js';
@@ -43,6 +43,8 @@ export interface McpConnectOptions {
   onStatus?: (message: string) => void;
   /** Log messages of `warning` and above, one line each (`mcp <alias> warning: ...`). */
   onLog?: (line: string) => void;
+  /** Answers to the server's own requests (elicitation, sampling, roots); each offered only when given. */
+  requests?: McpClientRequests;
   /** Called after the tool list was refetched on `notifications/tools/list_changed`. */
   onToolsChanged?: (tools: readonly McpTool[]) => void;
   /** Default cap of a result's content (`mcp.max_result_chars`). */
@@ -51,6 +53,19 @@ export interface McpConnectOptions {
   callTimeoutMs?: number;
   /** OAuth for HTTP servers without a static token; without it a 401 is only reported. */
   oauth?: McpOAuthOptions;
+}
+
+/**
+ * How aish answers what a server asks of it. Each handler's presence makes the client advertise
+ * the capability; a handler never rejects for a refusal (that is an answer), only for failures.
+ */
+export interface McpClientRequests {
+  /** `elicitation/create`, form or URL mode: the person's (or the config's) answer. */
+  elicit?: (alias: string, params: ElicitRequest['params'], signal: AbortSignal) => Promise<ElicitResult>;
+  /** `sampling/createMessage`: a model answer after a confirm; rejects with an McpError when refused. */
+  sample?: (alias: string, params: CreateMessageRequest['params'], signal: AbortSignal) => Promise<CreateMessageResult>;
+  /** `roots/list`: the directories offered as roots now. */
+  roots?: () => Root[];
 }
 
 /** Where OAuth state lives and whether a login may start now. */

@@ -65,6 +65,7 @@ export class McpSession {
   #onStatus: (message: string) => void;
   #maxResultChars: number;
   #callTimeoutMs: number;
+  #offersRoots: boolean;
 
   private constructor(
     readonly alias: string,
@@ -91,6 +92,7 @@ export class McpSession {
     this.#maxResultChars = init.opts.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
     this.#callTimeoutMs = init.opts.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     this.onToolsChanged = init.opts.onToolsChanged;
+    this.#offersRoots = init.opts.requests?.roots !== undefined;
   }
 
   /**
@@ -281,6 +283,12 @@ export class McpSession {
       signal?.removeEventListener('abort', onAbort);
       this.#inFlight.delete(fail);
     }
+  }
+
+  /** Tells the server the roots changed (`cd`), when it was offered roots; never throws. */
+  notifyRootsChanged(): void {
+    if (this.status !== 'connected' || !this.#offersRoots) return;
+    this.#client.sendRootsListChanged().catch(() => {});
   }
 
   /** The last few KB the stdio server wrote to stderr ('' for HTTP). */

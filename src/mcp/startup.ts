@@ -8,6 +8,7 @@ import { McpLoginNeededError } from './errors.js';
 import { OAuthStore } from './oauth-store.js';
 import { openUrl } from './open-url.js';
 import { McpRegistry, type McpConnectFailure } from './registry.js';
+import type { McpClientRequests } from './session-types.js';
 
 /** How start-up is shown: a busy line while connecting (its stop function), and failures. */
 export interface StartupView {
@@ -23,6 +24,8 @@ export interface RegistryOAuthSetup {
   isTTY: boolean;
   /** Where server log lines go; status lines when not given. */
   onLog?: (line: string) => void;
+  /** How the servers' own requests (elicitation, sampling, roots) are answered. */
+  requests?: McpClientRequests;
 }
 
 /** The session's MCP registry, with the `mcp.*` settings of the config and OAuth. */
@@ -39,6 +42,7 @@ export function createRegistry(
     clientVersion: version,
     onStatus: status,
     onLog: oauth.onLog ?? status,
+    ...(oauth.requests ? { requests: oauth.requests } : {}),
     callTimeoutMs: config.mcp.call_timeout_ms,
     maxResultChars: config.mcp.max_result_chars,
     oauth: {

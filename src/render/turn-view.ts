@@ -78,6 +78,10 @@ export function createTurnView(render: Renderer, options: TurnViewOptions): Turn
         streaming = false;
         for (const message of waiting.splice(0)) render.status(message);
         return;
+      case 'hold':
+        render.flush();
+        spinner.stop();
+        return;
       case 'notice':
         // While waiting for the first token the spinner is redrawn under the line; once text flows, it waits.
         if (streaming && !spinner.active) waiting.push(e.message);

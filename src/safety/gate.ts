@@ -98,6 +98,22 @@ export class ApprovalGate implements ToolGate {
     return { approved: answer !== 'no', by: 'user' };
   }
 
+  /**
+   * A server's request for a model answer (MCP sampling): the prompt is shown in full, then
+   * `[aish] mcp <alias> asks the model: <start of its question>  [y/N]`. With nobody to ask, `mcp.sampling`
+   * decides (`whenAlone`).
+   */
+  async sampling(alias: string, prompt: string, question: string, whenAlone: 'deny' | 'allow', signal: AbortSignal): Promise<GateDecision> {
+    const { ask, show } = this.#opts;
+    if (!ask) return { approved: whenAlone === 'allow', by: 'policy' };
+    if (signal.aborted) return { approved: false, by: 'user' };
+    show(prompt);
+    const flat = question.replace(/\s+/g, ' ').trim();
+    const preview = flat.length > 80 ? `${flat.slice(0, 79)}…` : flat;
+    const answer = parseAnswer(await ask(`[aish] mcp ${alias} asks the model: ${preview}  [y/N] `), false);
+    return { approved: answer === 'yes' && !signal.aborted, by: 'user' };
+  }
+
   /** The Norris HALT question about `what`; with nobody to ask it aborts. */
   async halt(what: string): Promise<HaltAnswer> {
     const { ask } = this.#opts;

@@ -37,6 +37,8 @@ export interface ShellRunnerParts {
   view: ExecView;
   /** Captured output goes here for the next user turn. */
   pending: PendingOutput;
+  /** Called after a `cd` (or `pushd`...) changed the directory. */
+  onCwdChange?: (cwd: string) => void;
 }
 
 export class ShellRunner {
@@ -71,8 +73,10 @@ export class ShellRunner {
     const { view, shell, isTTY } = this.#parts;
     const builtin = matchBuiltin(command);
     if (builtin) {
+      const before = this.#state.cwd;
       const result = await runBuiltin(builtin.name, builtin.rest, this.#state);
       this.#lastStatus = result.status;
+      if (this.#state.cwd !== before) this.#parts.onCwdChange?.(this.#state.cwd);
       if (result.output) view.info(result.output);
       if (result.error) view.error(result.error);
       return;

@@ -83,6 +83,8 @@ export type TurnEvent =
   | { type: 'tool-end'; call: ToolCall; outcome: ToolOutcome; durationMs: number }
   /** A `[aish] ...` line. */
   | { type: 'status'; message: string }
+  /** Someone is about to be asked something (a server's question): the spinner gives up its line. */
+  | { type: 'hold' }
   /** A line that came in the background (a server's log message), drawn without breaking the reply. */
   | { type: 'notice'; message: string }
   /** A `[context] ...` line (evictions). */

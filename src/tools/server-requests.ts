@@ -1,0 +1,213 @@
+// What aish answers when a server asks something of it (MCP client features): elicitation (a form
+// the person fills in, or a URL they may open), sampling (a model answer on aish's active preset,
+// after the gate's confirm) and roots (the current directory and `mcp.roots`). With nobody at a
+// terminal, `mcp.elicitation` and `mcp.sampling` decide. Every server string reaches the person
+// through `ask` and `status`, which sanitize; nothing here writes to the terminal itself.
+
+import { pathToFileURL } from 'node:url';
+import path from 'node:path';
+import type { CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, Root } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { ChatMessage } from '../broker/types.js';
+import type { McpClientRequests } from '../mcp/session-types.js';
+import type { ApprovalGate } from '../safety/gate.js';
+
+export interface ServerRequestDeps {
+  /** `mcp.elicitation`: what a form gets when nobody can answer. */
+  elicitation: 'decline' | 'defaults';
+  /** `mcp.sampling`: whether a sampling request runs when nobody can confirm it. */
+  sampling: 'deny' | 'allow';
+  /** Asks the person one line (sanitized); null when nobody can answer. Resolves null on Ctrl-C. */
+  ask: ((question: string) => Promise<string | null>) | null;
+  /** A dim status line. */
+  status: (message: string) => void;
+  gate: Pick<ApprovalGate, 'sampling'>;
+  /** Opens a URL in the browser (or prints it). */
+  openUrl: (url: string) => Promise<void>;
+  /** One answer of the active preset, at most `maxTokens` long. */
+  complete: (messages: ChatMessage[], maxTokens: number, signal: AbortSignal) => Promise<{ text: string; model: string }>;
+  /** The current directory. */
+  cwd: () => string;
+  /** `mcp.roots`, `~` not yet expanded. */
+  roots: readonly string[];
+  home: string | undefined;
+}
+
+/** How many times a field is asked again after an answer that does not fit. */
+const FIELD_TRIES = 3;
+
+type FormSchema = Extract<ElicitRequest['params'], { requestedSchema: unknown }>['requestedSchema'];
+type FieldSchema = FormSchema['properties'][string];
+
+export function serverRequests(deps: ServerRequestDeps): McpClientRequests {
+  return {
+    elicit: (alias, params, signal) => elicit(deps, alias, params, signal),
+    sample: (alias, params, signal) => sample(deps, alias, params, signal),
+    roots: () => roots(deps),
+  };
+}
+
+function roots(deps: ServerRequestDeps): Root[] {
+  const dirs = [deps.cwd(), ...deps.roots.map((r) => (r === '~' || r.startsWith('~/') ? path.join(deps.home ?? '/', r.slice(1)) : path.resolve(deps.cwd(), r)))];
+  return [...new Set(dirs)].map((dir) => ({ uri: pathToFileURL(dir).href, name: path.basename(dir) || dir }));
+}
+
+/** The schema's defaults for every field that has one. */
+function defaults(schema: FormSchema): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(schema.properties).flatMap(([name, field]) => ('default' in field && field.default !== undefined ? [[name, field.default]] : [])));
+}
+
+async function elicit(deps: ServerRequestDeps, alias: string, params: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult> {
+  const { ask } = deps;
+  if (params.mode === 'url') {
+    if (!ask) return { action: 'decline' };
+    deps.status(`mcp ${alias} asks you to open ${params.url}: ${params.message}`);
+    const answer = await ask('open it? [y/N/c] ');
+    if (answer === null || signal.aborted || /^c/i.test(answer.trim())) return { action: 'cancel' };
+    if (!/^y(es)?$/i.test(answer.trim())) return { action: 'decline' };
+    await deps.openUrl(params.url);
+    return { action: 'accept' };
+  }
+  const schema = params.requestedSchema;
+  const required = new Set(schema.required ?? []);
+  if (!ask) {
+    const content = defaults(schema);
+    const complete = [...required].every((name) => name in content);
+    if (deps.elicitation === 'defaults' && complete) {
+      deps.status(`mcp ${alias} asked: ${params.message} (accepted with its defaults: mcp.elicitation)`);
+      return { action: 'accept', content: content as ElicitResult['content'] };
+    }
+    deps.status(`mcp ${alias} asked: ${params.message} (declined: nobody can answer; mcp.elicitation)`);
+    return { action: 'decline' };
+  }
+  deps.status(`mcp ${alias} asks: ${params.message}`);
+  const choice = await ask('answer it? [y/N/c] (y fills in the form, N declines, c cancels) ');
+  if (choice === null || signal.aborted || /^c/i.test(choice.trim())) return { action: 'cancel' };
+  if (!/^y(es)?$/i.test(choice.trim())) return { action: 'decline' };
+  const content: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(schema.properties)) {
+    const value = await askField(ask, deps.status, name, field, required.has(name));
+    if (value === CANCELLED || signal.aborted) return { action: 'cancel' };
+    if (value !== undefined) content[name] = value;
+  }
+  return { action: 'accept', content: content as ElicitResult['content'] };
+}
+
+const CANCELLED = Symbol('cancelled');
+
+/** The choices of an enum field: `enum`, titled `oneOf`/`anyOf` consts, or an array of either. */
+function choicesOf(field: Record<string, unknown>): string[] | undefined {
+  if (Array.isArray(field.enum)) return field.enum.map(String);
+  const titled = (field.oneOf ?? field.anyOf) as unknown;
+  if (Array.isArray(titled)) return titled.flatMap((c) => (c && typeof c === 'object' && 'const' in c ? [String((c as { const: unknown }).const)] : []));
+  return undefined;
+}
+
+/** `number`, `one of a|b`, `several of a|b (comma-separated)`. */
+function describeField(field: Record<string, unknown>): string {
+  if (field.type === 'array') {
+    const items = (field.items ?? {}) as Record<string, unknown>;
+    return `several of ${(choicesOf(items) ?? []).join('|')}, comma-separated`;
+  }
+  const choices = choicesOf(field);
+  if (choices) return `one of ${choices.join('|')}`;
+  return field.type === 'boolean' ? 'y/n' : String(field.type ?? 'string');
+}
+
+/** Parses one answer for `field`; an error text when it does not fit. */
+export function parseField(field: Record<string, unknown>, text: string): { value: unknown } | { error: string } {
+  const answer = text.trim();
+  if (field.type === 'array') {
+    const allowed = choicesOf((field.items ?? {}) as Record<string, unknown>) ?? [];
+    const picked = answer.split(',').map((s) => s.trim()).filter(Boolean);
+    const wrong = picked.filter((p) => !allowed.includes(p));
+    if (wrong.length) return { error: `not a choice: ${wrong.join(', ')}` };
+    if (typeof field.minItems === 'number' && picked.length < field.minItems) return { error: `pick at least ${field.minItems}` };
+    if (typeof field.maxItems === 'number' && picked.length > field.maxItems) return { error: `pick at most ${field.maxItems}` };
+    return { value: picked };
+  }
+  const choices = choicesOf(field);
+  if (choices) return choices.includes(answer) ? { value: answer } : { error: `answer one of ${choices.join(', ')}` };
+  switch (field.type) {
+    case 'boolean':
+      if (/^(y|yes|true)$/i.test(answer)) return { value: true };
+      if (/^(n|no|false)$/i.test(answer)) return { value: false };
+      return { error: 'answer y or n' };
+    case 'integer':
+    case 'number': {
+      const n = Number(answer);
+      if (answer === '' || !Number.isFinite(n)) return { error: 'not a number' };
+      if (field.type === 'integer' && !Number.isInteger(n)) return { error: 'not a whole number' };
+      if (typeof field.minimum === 'number' && n < field.minimum) return { error: `at least ${field.minimum}` };
+      if (typeof field.maximum === 'number' && n > field.maximum) return { error: `at most ${field.maximum}` };
+      return { value: n };
+    }
+    default:
+      if (typeof field.minLength === 'number' && answer.length < field.minLength) return { error: `at least ${field.minLength} characters` };
+      if (typeof field.maxLength === 'number' && answer.length > field.maxLength) return { error: `at most ${field.maxLength} characters` };
+      return { value: answer };
+  }
+}
+
+/** Asks one field: Enter takes the default (or leaves an optional field out); Ctrl-C cancels the form. */
+async function askField(
+  ask: NonNullable<ServerRequestDeps['ask']>,
+  status: (message: string) => void,
+  name: string,
+  schema: FieldSchema,
+  required: boolean,
+): Promise<unknown> {
+  const field = schema as Record<string, unknown>;
+  const title = typeof field.title === 'string' && field.title !== name ? ` "${field.title}"` : '';
+  if (typeof field.description === 'string' && field.description !== '') status(`  ${name}: ${field.description}`);
+  const hasDefault = 'default' in field && field.default !== undefined;
+  const shownDefault = hasDefault ? `, Enter for ${JSON.stringify(field.default)}` : required ? '' : ', Enter to leave out';
+  const question = `  ${name}${title}${required ? ' (required)' : ''} [${describeField(field)}${shownDefault}]: `;
+  for (let tries = 0; tries < FIELD_TRIES; tries++) {
+    const answer = await ask(question);
+    if (answer === null) return CANCELLED;
+    if (answer.trim() === '') {
+      if (hasDefault) return field.default;
+      if (!required) return undefined;
+      status(`  ${name} is required`);
+      continue;
+    }
+    const parsed = parseField(field, answer);
+    if ('value' in parsed) return parsed.value;
+    status(`  ${name}: ${parsed.error}`);
+  }
+  return CANCELLED;
+}
+
+/** The text of a sampling message's content (one block or several); other media as a placeholder. */
+function contentText(content: unknown): string {
+  const blocks = Array.isArray(content) ? content : [content];
+  return blocks
+    .map((b) => {
+      const block = b as { type?: string; text?: string };
+      return block.type === 'text' ? (block.text ?? '') : `[${block.type ?? 'unknown'} content not supported]`;
+    })
+    .join('\n');
+}
+
+async function sample(deps: ServerRequestDeps, alias: string, params: CreateMessageRequest['params'], signal: AbortSignal): Promise<CreateMessageResult> {
+  const messages: ChatMessage[] = [];
+  if (params.systemPrompt) messages.push({ role: 'system', content: params.systemPrompt });
+  for (const m of params.messages) messages.push({ role: m.role, content: contentText(m.content) });
+  const shown = messages.map((m) => `${m.role}: ${m.content}`).join('\n');
+  const prompt = `mcp ${alias} asks the model (at most ${params.maxTokens} tokens):\n${shown}`;
+  const last = params.messages.at(-1);
+  const question = last ? contentText(last.content) : '';
+  const decision = await deps.gate.sampling(alias, prompt, question, deps.sampling, signal);
+  if (!decision.approved) {
+    deps.status(`mcp ${alias}: sampling request ${decision.by === 'policy' ? 'denied (mcp.sampling)' : 'declined'}`);
+    throw new McpError(-1, 'User rejected sampling request');
+  }
+  if (decision.by === 'policy') deps.status(`mcp ${alias} asked the model (allowed by mcp.sampling)`);
+  try {
+    const { text, model } = await deps.complete(messages, params.maxTokens, signal);
+    return { role: 'assistant', content: { type: 'text', text }, model, stopReason: 'endTurn' };
+  } catch (err) {
+    throw new McpError(ErrorCode.InternalError, `the model request failed: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
