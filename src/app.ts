@@ -12,7 +12,9 @@ import { SessionStore } from './history/session.js';
 import type { Io } from './io.js';
 import { createRegistry } from './mcp/startup.js';
 import { MemoryStore } from './memory/store.js';
+import { copyCommands } from './meta/copy.js';
 import { coreCommands } from './meta/core.js';
+import { editCommands } from './meta/edit.js';
 import { mcpCommands } from './meta/mcp.js';
 import { toolsCommands } from './meta/tools.js';
 import { memoryCommands } from './meta/memory.js';
@@ -113,7 +115,7 @@ export function createApp(opts: AppOptions): Repl {
     config,
     env,
     render,
-    commands: [...coreCommands, ...sessionCommands, ...mcpCommands, ...toolsCommands, ...routeCommands, ...norrisCommands, ...memoryCommands, ...permsCommands, ...projectCommands, ...promptCommands],
+    commands: [...coreCommands, ...sessionCommands, ...mcpCommands, ...toolsCommands, ...routeCommands, ...norrisCommands, ...memoryCommands, ...permsCommands, ...projectCommands, ...promptCommands, ...editCommands, ...copyCommands],
     core,
     sessions,
     shell,

@@ -20,6 +20,8 @@ const LAYERS: Record<string, readonly string[]> = {
   'is-record': [],
   'cmd-contract': [],
   'tool-call': [],
+  // The system clipboard: a tool on PATH or OSC 52.
+  clipboard: [],
   config: ['errors'],
   cli: ['errors'],
   // The broker knows nothing of MCP, tools, turns or rendering.
@@ -42,7 +44,7 @@ const LAYERS: Record<string, readonly string[]> = {
   // Everything a person sees; it draws the events of the layers below and produces none.
   render: ['cmd-contract', 'io', 'shell', 'tool-call', 'turn'],
   norris: ['broker', 'cmd-contract', 'config', 'errors', 'safety', 'tool-call', 'turn'],
-  meta: ['config', 'errors', 'history', 'line-router', 'mcp', 'memory', 'model-routing', 'norris', 'project', 'render', 'safety', 'shell', 'turn'],
+  meta: ['clipboard', 'config', 'errors', 'history', 'line-router', 'mcp', 'memory', 'model-routing', 'norris', 'project', 'render', 'safety', 'shell', 'turn'],
   repl: ['broker', 'config', 'errors', 'history', 'io', 'line-router', 'mcp', 'memory', 'meta', 'norris', 'project', 'render', 'safety', 'shell', 'turn'],
   'one-shot': ['config', 'context', 'errors', 'history', 'io', 'mcp', 'project', 'render', 'safety', 'shell', 'tools', 'turn'],
   app: ['config', 'context', 'errors', 'history', 'io', 'mcp', 'memory', 'meta', 'norris', 'project', 'render', 'repl', 'safety', 'shell', 'tools', 'turn'],

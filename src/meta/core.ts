@@ -21,7 +21,14 @@ export const coreCommands: MetaCommand[] = [
       });
       const width = Math.max(...rows.map(([left]) => left.length));
       const lines = rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`);
-      const footer = wanted ? [] : ['', 'Other lines go to the shell when they start with a known command, a path or "$",', 'and to the model otherwise (:why <line> tells which and why).'];
+      const footer = wanted
+        ? []
+        : [
+            '',
+            'Other lines go to the shell when they start with a known command, a path or "$",',
+            'and to the model otherwise (:why <line> tells which and why).',
+            'Keys: Ctrl-R searches the input history, Ctrl-X Ctrl-E edits the line in $VISUAL/$EDITOR.',
+          ];
       ctx.render.info([...(wanted ? [] : ['Meta commands:']), ...lines, ...footer].join('\n'));
     },
   },

@@ -41,6 +41,13 @@ export interface MetaContext {
   readonly lastQuestion: string | null;
   /** Runs Norris toward `goal` until it ends; lines typed meanwhile reach it. */
   runNorris(goal: string, signal: AbortSignal): Promise<void>;
+  /** One input as if typed (`:edit`): routed to the shell, a meta command or the model. */
+  runInput(text: string, signal: AbortSignal): Promise<void>;
+  /**
+   * `:edit`: composes a line in $VISUAL/$EDITOR starting from `initial`; null when cancelled
+   * (the reason is already shown). Throws a UsageError without a terminal.
+   */
+  composeLine(initial: string): Promise<string | null>;
   /** Sends text to the model as a user turn, whatever the line router would say. */
   askModel(text: string, signal: AbortSignal): Promise<void>;
   /** `:memory summarize`: proposes items from this session and asks about each. */

@@ -18,6 +18,8 @@ export type LineKind =
   | { type: 'quote'; depth: number; first: string }
   | { type: 'raw'; text: string }
   | { type: 'whole'; text: string }
+  /** A line starting with `|` (indented less than four columns): a table row, perhaps. */
+  | { type: 'row'; text: string }
   | { type: 'rule' };
 
 /**
@@ -150,7 +152,7 @@ export class LineStart {
       this.#bulletable = false;
     } else if (c >= '0' && c <= '9') this.#kind = 'ordinal';
     else if (c === '>') this.#kind = 'quote';
-    else if (c === '|') return { type: 'raw', text: c };
+    else if (c === '|') return this.#indent < 4 ? { type: 'row', text: c } : { type: 'raw', text: c };
     else return { type: 'paragraph', text: c };
     return null;
   }

@@ -10,12 +10,16 @@
 // stream word by word, bold cyan, unwrapped, in and out of code fences. Fence lines (kept, dim),
 // code lines (indented two columns, never wrapped, coloured per line by highlight.ts, so a
 // construct spanning lines such as a block comment is coloured only on its first line) and rule
-// candidates are written when the line is complete. Every styled piece carries its own SGR open
-// and close codes, so nothing is left open between pushes. A source line break is always a line
-// break: lines of a paragraph are not joined and re-flowed.
+// candidates are written when the line is complete. A line that starts with `|` is held until the
+// next line says whether it heads a table (a delimiter row follows); a table's rows are held until
+// the table ends, then drawn with aligned columns (markdown-table.ts). Nothing else is held for
+// tables. Every styled piece carries its own SGR open and close codes, so nothing is left open
+// between pushes. A source line break is always a line break: lines of a paragraph are not joined
+// and re-flowed.
 //
 // This file ties the parts together: markdown-line-start.ts decides a line's kind, markdown-inline.ts
-// parses spans, markdown-wrap.ts wraps words, markdown-style.ts paints them.
+// parses spans, markdown-wrap.ts wraps words, markdown-table.ts lays out tables, markdown-style.ts
+// paints them.
 
 import type { ChalkInstance } from 'chalk';
 import { CMD_PREFIX } from '../cmd-contract.js';
@@ -23,9 +27,13 @@ import { highlighterFor, type LineHighlighter } from './highlight.js';
 import { InlineParser } from './markdown-inline.js';
 import { LineStart, type LineKind } from './markdown-line-start.js';
 import { BOLD, createPainter, DIM, UNDERLINE, type Paint } from './markdown-style.js';
+import { parseDelimiter, renderTable, splitRow, type HeldTable } from './markdown-table.js';
 import { Wrapper, type Out } from './markdown-wrap.js';
 
 export { textWidth } from './markdown-wrap.js';
+
+/** A long table is drawn this many body rows at a time, so it does not wait for its end. */
+const TABLE_ROWS_HELD = 100;
 
 export interface MarkdownOptions {
   /** The colour policy; at level 0 the renderer passes text through unchanged. */
@@ -50,13 +58,17 @@ export class MarkdownRenderer {
   readonly #start = new LineStart();
 
   /** What the rest of the current line is. */
-  #phase: 'start' | 'inline' | 'cmd' | 'raw' | 'whole' = 'start';
+  #phase: 'start' | 'inline' | 'cmd' | 'raw' | 'whole' | 'row' = 'start';
   #lineUsed = false;
   // Bodies.
   #inline: InlineParser | null = null;
   #cmdRun = '';
   #line = '';
   #fence: { ch: string; len: number; indent: number; highlight: LineHighlighter | null } | null = null;
+  /** A complete `|` line that may head a table: written as typed unless a delimiter row follows. */
+  #headCandidate: { line: string; indentText: string; indent: number; cells: string[] } | null = null;
+  /** The table whose rows are being held; `shown` once a part of it was drawn. */
+  #table: (HeldTable & { shown: boolean }) | null = null;
 
   constructor(opts: MarkdownOptions) {
     this.#style = opts.style;
@@ -95,10 +107,15 @@ export class MarkdownRenderer {
     return out;
   }
 
-  /** Completes an unfinished last line (as if it ended); open code fences stay open. */
+  /** Completes an unfinished last line (as if it ended) and a held table; open code fences stay open. */
   flush(): string {
-    if (this.#passThrough || !this.#lineUsed) return '';
-    return this.push('\n');
+    if (this.#passThrough) return '';
+    const out = this.#lineUsed ? this.push('\n') : '';
+    if (this.#headCandidate === null && this.#table === null) return out;
+    this.#endTable();
+    const rest = this.#out.s;
+    this.#out.s = '';
+    return out + rest;
   }
 
   #cmd(s: string): string {
@@ -115,6 +132,7 @@ export class MarkdownRenderer {
 
   /** Starts the body of a line whose kind is now known. */
   #begin(kind: LineKind): void {
+    if (kind.type !== 'row' && (this.#table !== null || this.#headCandidate !== null)) this.#endTable();
     switch (kind.type) {
       case 'cmd':
         return this.#beginCmd();
@@ -130,6 +148,10 @@ export class MarkdownRenderer {
         return this.#beginRaw(kind.text);
       case 'whole':
         return this.#beginWhole(kind.text);
+      case 'row':
+        this.#phase = 'row';
+        this.#line = kind.text;
+        return;
       case 'rule':
         return this.#rule();
     }
@@ -203,6 +225,7 @@ export class MarkdownRenderer {
         this.#out.s += s;
         return;
       case 'whole':
+      case 'row':
         this.#line += s;
         return;
       case 'cmd':
@@ -226,6 +249,7 @@ export class MarkdownRenderer {
     }
     switch (this.#phase) {
       case 'start':
+        if (this.#table !== null || this.#headCandidate !== null) this.#endTable();
         this.#out.s += '\n';
         break;
       case 'inline':
@@ -244,10 +268,49 @@ export class MarkdownRenderer {
         this.#wholeLine(this.#line);
         this.#line = '';
         break;
+      case 'row':
+        this.#rowLine(this.#line);
+        this.#line = '';
+        break;
     }
     this.#phase = this.#fence ? 'whole' : 'start';
     this.#lineUsed = false;
     this.#start.reset();
+  }
+
+  /** A complete line starting with `|`: a body row, a delimiter row under a held head, or a head. */
+  #rowLine(line: string): void {
+    const table = this.#table;
+    if (table) {
+      table.rows.push(line);
+      if (table.rows.length >= TABLE_ROWS_HELD) {
+        this.#out.s += renderTable(table, this.#width, this.#paint);
+        table.rows = [];
+        table.shown = true;
+      }
+      return;
+    }
+    const head = this.#headCandidate;
+    if (head) {
+      const aligns = parseDelimiter(line, head.cells.length);
+      this.#headCandidate = null;
+      if (aligns) {
+        this.#table = { header: head.cells, aligns, rows: [], indent: head.indent, shown: false };
+        return;
+      }
+      this.#out.s += `${head.indentText}${head.line}\n`;
+    }
+    this.#headCandidate = { line, indentText: this.#start.indentText, indent: this.#start.indent, cells: splitRow(line) };
+  }
+
+  /** The held table ends: drawn (or a lone head written as typed). */
+  #endTable(): void {
+    const head = this.#headCandidate;
+    if (head) this.#out.s += `${head.indentText}${head.line}\n`;
+    const table = this.#table;
+    if (table && !(table.shown && table.rows.length === 0)) this.#out.s += renderTable(table, this.#width, this.#paint);
+    this.#headCandidate = null;
+    this.#table = null;
   }
 
   /** A complete fence line or code line, or a line that only looked like a fence. */

@@ -1,8 +1,13 @@
 // Where input lines come from. On a terminal: node:readline with editing, history, completion and
-// Ctrl-C clearing the line. From a pipe or file: the lines in order, no prompt, no echo.
+// Ctrl-C clearing the line, plus two keys readline lacks: Ctrl-R (reverse incremental search,
+// history-search.ts) and Ctrl-X Ctrl-E (compose the line in $VISUAL/$EDITOR). The reader takes
+// readline's keypress listener off the input and calls it itself, so those keys (and every key
+// during a search) never reach readline. From a pipe or file: the lines in order, no prompt, no echo.
 
 import readline from 'node:readline';
 import type { Io } from '../io.js';
+import { neutralize } from '../render/sanitize.js';
+import { HistorySearch } from './history-search.js';
 
 const BRACKETED_PASTE_ON = '\x1b[?2004h';
 const BRACKETED_PASTE_OFF = '\x1b[?2004l';
@@ -24,7 +29,25 @@ export interface LineReader {
   listen(onLine: (line: string) => void): () => void;
   /** Runs `work` with the terminal given back to it (a command runs), then listens again. */
   hold<T>(work: () => Promise<T>): Promise<T>;
+  /** Puts a line into the input history as if it had been typed (one line only). */
+  remember(line: string): void;
   close(): void;
+}
+
+/** A keypress as node:readline's `emitKeypressEvents` reports it. */
+interface Key {
+  name?: string;
+  ctrl?: boolean;
+  meta?: boolean;
+  shift?: boolean;
+  sequence?: string;
+}
+
+type KeyListener = (s: string | undefined, key: Key | undefined) => void;
+
+/** How text composed in the editor is shown once it comes back: the prompt, then `... ` lines. */
+export function echoComposed(prompt: string, text: string): string {
+  return `${prompt}${neutralize(text).split('\n').join('\n... ')}\n`;
 }
 
 export interface TerminalReaderOptions {
@@ -34,6 +57,11 @@ export interface TerminalReaderOptions {
   onHistory: (newestFirst: string[]) => void;
   /** Ctrl-C pressed while a question was asked. */
   onInterrupt: () => void;
+  /**
+   * Ctrl-X Ctrl-E: composes `initial` in the editor (the terminal is handed over meanwhile) and
+   * resolves to the text, or to null when nothing is to be run (the callee says why).
+   */
+  edit?: (initial: string) => Promise<string | null>;
 }
 
 /** A line reader on a terminal. */
@@ -48,9 +76,28 @@ export class TerminalLineReader implements LineReader {
   #inPaste = false;
   /** Where lines typed during long work go (see `listen`). */
   #listener: ((line: string) => void) | null = null;
+  /**
+   * Lines submitted while no one was reading: typed ahead in the same read as the line before
+   * (readline goes through the whole chunk). They are the next lines read, never answers.
+   */
+  #typeahead: string[] = [];
+  readonly #opts: TerminalReaderOptions;
+  /** readline's own keypress listener(s), called by `#keypress` for the keys readline should see. */
+  readonly #readlineKeys: KeyListener[];
+  readonly #onKeypress: KeyListener;
+  /** The Ctrl-R search in progress, with the prompt and line to come back to. */
+  #search: { search: HistorySearch; prompt: string; line: string; cursor: number } | null = null;
+  /** The query of the last search: Ctrl-R on an empty query searches for it again. */
+  #lastQuery = '';
+  /** Ctrl-X was pressed: Ctrl-E next opens the editor. */
+  #ctrlX = false;
+  /** The editor has the terminal (Ctrl-X Ctrl-E). */
+  #editing = false;
 
   constructor(io: Io, opts: TerminalReaderOptions) {
     this.#io = io;
+    this.#opts = opts;
+    const before = new Set(io.input.listeners('keypress'));
     this.#rl = readline.createInterface({
       input: io.input,
       output: io.output,
@@ -61,14 +108,11 @@ export class TerminalLineReader implements LineReader {
       completer: opts.completer,
       tabSize: 4,
     });
-    // Bracketed paste: newlines inside a paste do not submit; the pasted lines and what follows
-    // them up to the next Enter are one input (a pasted traceback is one question).
-    io.input.on('keypress', (_s: string, key: { name?: string; ctrl?: boolean } | undefined) => {
-      if (key?.name === 'paste-start') this.#inPaste = true;
-      else if (key?.name === 'paste-end') this.#inPaste = false;
-      // Ctrl-N starts a Norris goal: `:norris ` at the start of an empty line.
-      else if (key?.ctrl && key.name === 'n' && !this.#asking && this.#rl.line === '') setImmediate(() => this.#rl.write(':norris '));
-    });
+    // Every key comes to `#keypress` first; it hands readline the ones readline should see.
+    this.#readlineKeys = io.input.listeners('keypress').filter((l) => !before.has(l)) as KeyListener[];
+    for (const l of this.#readlineKeys) io.input.removeListener('keypress', l);
+    this.#onKeypress = (s, key) => this.#keypress(s, key);
+    io.input.on('keypress', this.#onKeypress);
     this.#rl.on('line', (line) => {
       if (this.#inPaste) {
         this.#pasted.push(line);
@@ -80,6 +124,7 @@ export class TerminalLineReader implements LineReader {
     });
     this.#rl.on('close', () => {
       this.#closed = true;
+      io.input.removeListener('keypress', this.#onKeypress);
       this.#deliver(null);
     });
     // Ctrl-C at an idle prompt clears the line, as in a shell; during a question it cancels.
@@ -101,11 +146,145 @@ export class TerminalLineReader implements LineReader {
     });
   }
 
+  #toReadline(s: string | undefined, key: Key | undefined): void {
+    for (const l of this.#readlineKeys) l.call(this.#io.input, s, key);
+  }
+
+  #keypress(s: string | undefined, key: Key | undefined): void {
+    // Bracketed paste: newlines inside a paste do not submit; the pasted lines and what follows
+    // them up to the next Enter are one input (a pasted traceback is one question).
+    if (key?.name === 'paste-start') this.#inPaste = true;
+    else if (key?.name === 'paste-end') this.#inPaste = false;
+    if (this.#editing) return;
+    if (this.#search) {
+      this.#searchKey(s, key ?? {});
+      return;
+    }
+    // The keys of our own work only at the prompt: not in a question, a paste or long work.
+    const atPrompt = this.#waiting !== null && !this.#asking && !this.#inPaste && !this.#closed;
+    const ctrl = Boolean(key?.ctrl && !key.meta);
+    if (this.#ctrlX) {
+      this.#ctrlX = false;
+      if (ctrl && key?.name === 'e' && atPrompt && this.#opts.edit) {
+        void this.#edit(this.#opts.edit);
+        return;
+      }
+      // Ctrl-X then anything else: that key acts alone.
+    }
+    if (ctrl && atPrompt && key?.name === 'r') {
+      this.#startSearch();
+      return;
+    }
+    if (ctrl && atPrompt && key?.name === 'x') {
+      this.#ctrlX = true;
+      return;
+    }
+    // Ctrl-N starts a Norris goal: `:norris ` at the start of an empty line.
+    if (ctrl && key?.name === 'n' && !this.#asking && this.#rl.line === '') setImmediate(() => this.#rl.write(':norris '));
+    this.#toReadline(s, key);
+  }
+
+  /** readline's line and cursor, which it lets us set. */
+  get #state(): { line: string; cursor: number } {
+    return this.#rl as unknown as { line: string; cursor: number };
+  }
+
+  /** Redraws the input line: `prompt`, then `line` with the cursor at `cursor`. */
+  #show(prompt: string, line: string, cursor: number): void {
+    this.#rl.setPrompt(prompt);
+    this.#state.line = line;
+    this.#state.cursor = cursor;
+    this.#rl.prompt(true);
+  }
+
+  #history(): string[] {
+    return (this.#rl as unknown as { history: string[] }).history;
+  }
+
+  #startSearch(): void {
+    const { line, cursor } = this.#state;
+    const search = new HistorySearch([...this.#history()], { line, cursor }, this.#lastQuery);
+    this.#search = { search, prompt: this.#rl.getPrompt(), line, cursor };
+    this.#show(search.prompt, search.line, search.cursor);
+  }
+
+  #searchKey(s: string | undefined, key: Key): void {
+    const current = this.#search!;
+    const { search } = current;
+    const step = search.key(s, key);
+    if (step.type === 'show') {
+      this.#show(search.prompt, search.line, search.cursor);
+      return;
+    }
+    this.#search = null;
+    if (search.query !== '') this.#lastQuery = search.query;
+    if (step.type === 'cancel') {
+      this.#show(current.prompt, current.line, current.cursor);
+      return;
+    }
+    this.#show(current.prompt, search.line, search.cursor);
+    if (step.forward) this.#toReadline(s, key);
+  }
+
+  /**
+   * Ctrl-X Ctrl-E: the line (with lines pasted before it) goes to the editor, the terminal is
+   * handed over, and what comes back is submitted as typed: one line through readline (so it
+   * joins the history), several as one input, shown with `... ` before each further line.
+   * Cancelled: the line is back as it was.
+   */
+  async #edit(edit: (initial: string) => Promise<string | null>): Promise<void> {
+    const { line, cursor } = this.#state;
+    const pasted = this.#pasted;
+    const prompt = this.#rl.getPrompt();
+    this.#pasted = [];
+    this.#editing = true;
+    // Leave the line on screen as it was and start the editor below it.
+    (this.#rl as unknown as { clearLine(): void }).clearLine();
+    this.suspend();
+    let text: string | null = null;
+    try {
+      text = await edit([...pasted, line].join('\n'));
+    } catch {
+      text = null;
+    } finally {
+      this.#editing = false;
+    }
+    if (this.#closed || this.#waiting === null) return;
+    this.#io.input.setRawMode?.(true);
+    this.#io.output.write(BRACKETED_PASTE_ON);
+    this.#rl.resume();
+    if (text === null) {
+      this.#pasted = pasted;
+      this.#show(prompt, line, cursor);
+      return;
+    }
+    if (!text.includes('\n')) {
+      this.#show(prompt, text, text.length);
+      this.#toReadline('\r', { name: 'return', sequence: '\r' });
+      return;
+    }
+    this.#io.output.write(echoComposed(prompt, text));
+    this.#deliver(text);
+  }
+
+  remember(line: string): void {
+    if (line.trim() === '' || line.includes('\n')) return;
+    const history = this.#history();
+    const at = history.indexOf(line);
+    if (at !== -1) history.splice(at, 1);
+    history.unshift(line);
+    if (history.length > this.#opts.historySize) history.length = this.#opts.historySize;
+    this.#opts.onHistory(history);
+  }
+
   #deliver(line: string | null): void {
     const waiting = this.#waiting;
     this.#waiting = null;
     if (waiting) waiting(line);
-    else if (line !== null) this.#listener?.(line);
+    else if (line !== null) {
+      if (this.#listener) this.#listener(line);
+      else this.#typeahead.push(line);
+    }
   }
 
   listen(onLine: (line: string) => void): () => void {
@@ -134,6 +313,7 @@ export class TerminalLineReader implements LineReader {
   }
 
   read(prompt: string, prefill?: string): Promise<string | null> {
+    if (!this.#asking && this.#typeahead.length > 0) return Promise.resolve(this.#typeahead.shift()!);
     if (this.#closed) return Promise.resolve(null);
     this.#io.input.setRawMode?.(true);
     this.#io.output.write(BRACKETED_PASTE_ON);
@@ -205,6 +385,8 @@ export class PipedLineReader implements LineReader {
   hold<T>(work: () => Promise<T>): Promise<T> {
     return work();
   }
+
+  remember(): void {}
 
   close(): void {
     this.#rl.close();

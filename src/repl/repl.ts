@@ -4,9 +4,10 @@
 // aborts it, and everything working on that line takes the signal. The REPL is the MetaContext
 // meta commands see.
 
+import os from 'node:os';
 import { preloadBroker } from '../broker/stream.js';
 import type { Config } from '../config/schema.js';
-import { FatalError, describeError, errorMessage } from '../errors.js';
+import { FatalError, UsageError, describeError, errorMessage } from '../errors.js';
 import type { SavedPrompts } from '../history/saved-prompts.js';
 import type { SessionStore } from '../history/session.js';
 import type { Io } from '../io.js';
@@ -27,8 +28,9 @@ import type { ShellRunner } from '../shell/shell-runner.js';
 import type { TurnCore } from '../turn/core.js';
 import type { ToolControls } from '../turn/types.js';
 import { ShellCompleter, completePath } from './completion.js';
+import { composeInEditor } from './editor.js';
 import { appendInputHistory, loadInputHistory } from './input-history.js';
-import { PipedLineReader, TerminalLineReader, type LineReader } from './line-reader.js';
+import { PipedLineReader, TerminalLineReader, echoComposed, type LineReader } from './line-reader.js';
 import { formatPrompt } from './prompt.js';
 
 export interface ReplParts {
@@ -171,34 +173,64 @@ export class Repl implements MetaContext {
     const controller = new AbortController();
     this.#current = controller;
     try {
-      const route = classify(raw, this.config);
-      // Model lines and meta commands may use the MCP servers: they wait for them. A shell line
-      // does not, but hears of failed connections first.
-      if (route.kind === 'ai' || route.kind === 'meta') {
-        await this.#mcpStart?.ready(this.render, controller.signal);
-        controller.signal.throwIfAborted();
-      } else {
-        this.#mcpStart?.report(this.render);
-      }
-      switch (route.kind) {
-        case 'blank':
-          return;
-        case 'meta':
-          await dispatchMeta(stripContinuations(route.payload), this, controller.signal);
-          return;
-        case 'shell':
-          await this.#runShellLine(route.payload, route.rule === 'known-command', controller.signal);
-          return;
-        case 'ai':
-          await this.askModel(stripContinuations(route.payload), controller.signal);
-          return;
-      }
+      await this.runInput(raw, controller.signal);
     } catch (err) {
       if (controller.signal.aborted) this.render.status('cancelled');
       else this.render.error(describeError(err, this.#parts.env));
     } finally {
       this.#current = null;
     }
+  }
+
+  /** One input as if typed, on the line's signal: to the shell, a meta command or the model. */
+  async runInput(raw: string, signal: AbortSignal): Promise<void> {
+    const route = classify(raw, this.config);
+    // Model lines and meta commands may use the MCP servers: they wait for them. A shell line
+    // does not, but hears of failed connections first.
+    if (route.kind === 'ai' || route.kind === 'meta') {
+      await this.#mcpStart?.ready(this.render, signal);
+      signal.throwIfAborted();
+    } else {
+      this.#mcpStart?.report(this.render);
+    }
+    switch (route.kind) {
+      case 'blank':
+        return;
+      case 'meta':
+        await dispatchMeta(stripContinuations(route.payload), this, signal);
+        return;
+      case 'shell':
+        await this.#runShellLine(route.payload, route.rule === 'known-command', signal);
+        return;
+      case 'ai':
+        await this.askModel(stripContinuations(route.payload), signal);
+        return;
+    }
+  }
+
+  /**
+   * `:edit [text]`: composes a line in the editor (the terminal is already handed over while a
+   * line is processed), shows it after the prompt and keeps it in the input history.
+   */
+  async composeLine(initial: string): Promise<string | null> {
+    if (!this.#io.isTTY) throw new UsageError(':edit needs a terminal');
+    const text = await this.#compose(initial);
+    if (text === null) return null;
+    this.render.write(echoComposed(this.prompt(), text));
+    this.#reader?.remember(text);
+    return text;
+  }
+
+  /** The editor on `initial`; null (and a status line saying why) when nothing is to be run. */
+  async #compose(initial: string): Promise<string | null> {
+    try {
+      const result = await composeInEditor(initial, { env: this.shell.env, cwd: this.shell.cwd, tmpDir: this.shell.env.TMPDIR || os.tmpdir() });
+      if (result.ok) return result.text;
+      this.render.status(result.reason);
+    } catch (err) {
+      this.render.error(`editor: ${describeError(err, this.#parts.env)}`);
+    }
+    return null;
   }
 
   /**
@@ -357,6 +389,7 @@ export class Repl implements MetaContext {
           });
       },
       onInterrupt: () => this.interrupt(),
+      edit: (initial) => this.#compose(initial),
     });
   }
 

@@ -17,7 +17,7 @@ import { classifyModel } from '../model-routing/classify.js';
 import { withFallback } from '../model-routing/fallback.js';
 import { withRetryAfter } from '../model-routing/retry-after.js';
 import type { ModelAccess } from './model-client.js';
-import { runRequest, type RequestResult } from './tool-loop.js';
+import { CUT_MARK, runRequest, type RequestResult } from './tool-loop.js';
 import { UsageLedger } from './usage.js';
 import type { ApprovalGate, ToolGate } from '../safety/gate.js';
 import type { ToolHost, TurnObserver } from './types.js';
@@ -68,6 +68,7 @@ export class TurnCore {
   readonly usage: UsageLedger;
   readonly #parts: TurnCoreParts;
   #proposed: readonly string[] = [];
+  #lastReply: string | null = null;
 
   constructor(parts: TurnCoreParts) {
     this.#parts = parts;
@@ -149,6 +150,7 @@ export class TurnCore {
       text === null ? null : mergeUserTurn(taken, text),
       signal,
     );
+    if (result.outcome !== 'failed' && result.text.trim() !== '') this.#lastReply = result.text;
     switch (result.outcome) {
       case 'failed':
         if (result.userTurnRemoved) this.pending.restore(taken);
@@ -183,6 +185,24 @@ export class TurnCore {
       if (signal.aborted) return;
       await this.offer(command, signal);
     }
+  }
+
+  /**
+   * The text of the last reply that had any (`:copy`), as the model wrote it: markdown source,
+   * not sanitized. Before this session asked anything (after `--resume`), the conversation's last
+   * reply, without the `[interrupted]` or cut-off mark. null when there is none.
+   */
+  get lastReply(): string | null {
+    if (this.#lastReply !== null) return this.#lastReply;
+    const turns = this.context.turns;
+    for (let i = turns.length - 1; i >= 0; i--) {
+      const turn = turns[i]!;
+      if (turn.role !== 'assistant') continue;
+      let text = turn.content;
+      for (const mark of ['[interrupted]', CUT_MARK]) if (text.endsWith(mark)) text = text.slice(0, -mark.length).replace(/\n$/, '');
+      if (text.trim() !== '') return text;
+    }
+    return null;
   }
 
   /** The `CMD:` lines of the last reply that proposed any (`:last`). */

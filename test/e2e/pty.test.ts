@@ -82,6 +82,14 @@ describe('on a terminal', () => {
     await t.waitFor(/\none two\r?\n/);
   });
 
+  it('lines typed ahead in one read all run, in order', async () => {
+    const t = start();
+    await t.waitFor(PROMPT);
+    t.write('echo ahead-one\recho ahead-two\r');
+    const out = await t.waitFor(/╭─ echo ahead-two[\s\S]*exit 0/);
+    expect(out).toMatch(/╭─ echo ahead-one[^\n]*\nahead-one\n[\s\S]*╭─ echo ahead-two[^\n]*\nahead-two\n/);
+  });
+
   it('keeps input history across sessions in a 0600 file', async () => {
     const t = start();
     await t.waitFor(PROMPT);

@@ -1,6 +1,6 @@
 // Every way text from outside reaches the screen, fed the hostile corpus: status, error and
 // context lines, informational text, exec and tool frames, the spinner, and a whole turn through
-// the turn view (reply text in plain and markdown rendering, code blocks, reasoning, tool calls
+// the turn view (reply text in plain and markdown rendering, code blocks, tables, reasoning, tool calls
 // and results). With colour on or off, TTY or pipe, nothing but aish's own styling may leave raw.
 
 import { describe, expect, it } from 'vitest';
@@ -63,6 +63,9 @@ describe.each(modes)('%s', (_mode, level, isTTY) => {
       { type: 'reasoning', text: `thinking ${bad}` },
       { type: 'text', text: `# Head ${bad}\n\nplain ${bad} and **bold ${bad}** and \`code ${bad}\`\n` },
       { type: 'text', text: `- item ${bad}\n> quote ${bad}\n\`\`\`sh\necho ${bad}\n\`\`\`\nCMD: rm -rf x #${bad}\n` },
+      // A table (every cell), and one too wide for the terminal, drawn as records.
+      { type: 'text', text: `| h ${bad} | x |\n|---|:-:|\n| cell ${bad} | **b ${bad}** |\n\n` },
+      { type: 'text', text: `| wide ${bad} |\n|---|\n| ${'w '.repeat(120)}${bad} |\n\n` },
       { type: 'tool-call-preparing', name: `prep${bad}` },
       { type: 'request-end' },
       { type: 'tool-begin', call: call(`srv__x${bad}`), args: { path: bad } },

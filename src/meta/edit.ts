@@ -1,0 +1,19 @@
+// :edit [text] composes a line in $VISUAL/$EDITOR (as Ctrl-X Ctrl-E does at the prompt) and then
+// runs it as if typed: to the shell, a meta command or the model, by the usual routing. Several
+// lines go as one input (one shell script, one question). An empty file or a failed editor runs
+// nothing.
+
+import type { MetaCommand } from './types.js';
+
+export const editCommands: MetaCommand[] = [
+  {
+    name: 'edit',
+    usage: '[text]',
+    summary: 'compose a line in $VISUAL/$EDITOR (Ctrl-X Ctrl-E at the prompt), then run it as typed',
+    async run(args, ctx, signal) {
+      const text = await ctx.composeLine(args.trimEnd());
+      if (text === null) return;
+      await ctx.runInput(text, signal);
+    },
+  },
+];
