@@ -57,7 +57,7 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig>
     const explorer = await cosmiconfigExplorer(opts);
     found = await readOrThrow(file, () => explorer.load(file));
   } else {
-    const quick = await quickSearch(opts.cwd, opts.stopDir);
+    const quick = await quickSearch(opts.cwd, opts.stopDir, opts.env);
     if (quick === 'cosmiconfig') {
       const explorer = await cosmiconfigExplorer(opts);
       found = await readOrThrow(undefined, () => explorer.search(opts.cwd));
@@ -111,7 +111,7 @@ async function readOrThrow<T>(file: string | undefined, read: () => Promise<T>):
 
 /** What cosmiconfig's `globalConfigSearchPlaces` are, in its order. */
 const GLOBAL_SEARCH_PLACES = ['config', 'config.json', 'config.yaml', 'config.yml', 'config.js', 'config.ts', 'config.cjs', 'config.mjs'];
-/** cosmiconfig's meta config files, looked for in process.cwd() when an explorer is made. */
+/** cosmiconfig's meta config files, looked for in the process's cwd when an explorer is made. */
 const META_SEARCH_PLACES = ['package.json', 'package.yaml', '.config/config.json', '.config/config.yaml', '.config/config.yml', '.config/config.js', '.config/config.ts', '.config/config.cjs', '.config/config.mjs'];
 /** Read errors that make cosmiconfig go on to the next place. */
 const SKIPPED = new Set(['ENOENT', 'EISDIR', 'ENOTDIR', 'EACCES']);
@@ -120,23 +120,22 @@ const SKIPPED = new Set(['ENOENT', 'EISDIR', 'ENOTDIR', 'EACCES']);
  * cosmiconfig's search (`searchStrategy: 'global'`), made without it: each search place of `cwd`
  * and each parent up to `stopDir`, then of the global config dir; blank files are passed over.
  * The result when it ends in a JSON file that parses to something other than null, with no
- * `$import` (or in no file at all); 'cosmiconfig' when anything else must decide.
+ * `$import` (or in no file at all); 'cosmiconfig' when anything else must decide. cosmiconfig
+ * reads the process's cwd (its meta config) and environment (the global dir): main.ts passes
+ * both, as `cwd` and `env`.
  */
-export async function quickSearch(cwd: string, stopDir: string): Promise<{ config: unknown; filepath: string } | null | 'cosmiconfig'> {
-  // A meta config (in the process's cwd, as cosmiconfig reads it) can change the search.
+export async function quickSearch(cwd: string, stopDir: string, env: Record<string, string | undefined>): Promise<{ config: unknown; filepath: string } | null | 'cosmiconfig'> {
+  // A meta config (package.json, .config/config.*) can change the search, or be the config.
   for (const place of META_SEARCH_PLACES) {
-    const read = await readPlace(path.join(process.cwd(), place));
-    if (read !== 'skip') return 'cosmiconfig';
+    if ((await readPlace(path.join(cwd, place))) !== 'skip') return 'cosmiconfig';
   }
-  for (const { dir, places } of searchDirs(path.resolve(cwd), path.resolve(stopDir))) {
+  for (const { dir, places } of searchDirs(path.resolve(cwd), path.resolve(stopDir), env)) {
     for (const place of places) {
       const filepath = path.join(dir, place);
       const read = await readPlace(filepath);
       if (read === 'skip') continue;
-      if (read === 'other' || read.trim() === '') {
-        if (read === 'other') return 'cosmiconfig';
-        continue;
-      }
+      if (read === 'other') return 'cosmiconfig';
+      if (read.trim() === '') continue;
       if (path.extname(filepath) !== '.json') return 'cosmiconfig';
       let config: unknown;
       try {
@@ -152,7 +151,7 @@ export async function quickSearch(cwd: string, stopDir: string): Promise<{ confi
 }
 
 /** The directories cosmiconfig searches, in order, with their search places. */
-function* searchDirs(start: string, stopDir: string): Generator<{ dir: string; places: readonly string[] }> {
+function* searchDirs(start: string, stopDir: string, env: Record<string, string | undefined>): Generator<{ dir: string; places: readonly string[] }> {
   yield { dir: start, places: CONFIG_SEARCH_PLACES };
   for (let dir = start; dir !== stopDir; ) {
     const parent = path.dirname(dir);
@@ -160,15 +159,15 @@ function* searchDirs(start: string, stopDir: string): Generator<{ dir: string; p
     yield { dir: parent, places: CONFIG_SEARCH_PLACES };
     dir = parent;
   }
-  yield { dir: globalConfigDir(), places: GLOBAL_SEARCH_PLACES };
+  yield { dir: globalConfigDir(env), places: GLOBAL_SEARCH_PLACES };
 }
 
 /** env-paths' config dir for `aish` (no suffix), as cosmiconfig computes it. */
-function globalConfigDir(): string {
+function globalConfigDir(env: Record<string, string | undefined>): string {
   const home = os.homedir();
-  if (process.platform === 'darwin') return path.join(home, 'Library', 'Preferences', 'aish');
-  if (process.platform === 'win32') return path.join(process.env.APPDATA || path.join(home, 'AppData', 'Roaming'), 'aish', 'Config');
-  return path.join(process.env.XDG_CONFIG_HOME || path.join(home, '.config'), 'aish');
+  if (os.platform() === 'darwin') return path.join(home, 'Library', 'Preferences', 'aish');
+  if (os.platform() === 'win32') return path.join(env.APPDATA || path.join(home, 'AppData', 'Roaming'), 'aish', 'Config');
+  return path.join(env.XDG_CONFIG_HOME || path.join(home, '.config'), 'aish');
 }
 
 /** A file's text; 'skip' where cosmiconfig goes on to the next place; 'other' for any other failure. */

@@ -93,12 +93,12 @@ describe('the quick config search agrees with cosmiconfig', () => {
     writeFileSync(file, text);
   };
   // cosmiconfig reads its meta config (package.json, .config/config.*) in the process's cwd, and the
-  // global dir from XDG_CONFIG_HOME: both are the test's own here.
+  // global dir from XDG_CONFIG_HOME: both are the test's own here, as main.ts passes them.
   let saved: { xdg: string | undefined; cwd: string };
   beforeEach(() => {
     saved = { xdg: process.env.XDG_CONFIG_HOME, cwd: process.cwd() };
     process.env.XDG_CONFIG_HOME = xdg();
-    process.chdir(home);
+    process.chdir(project);
   });
   afterEach(() => {
     process.chdir(saved.cwd);
@@ -130,7 +130,7 @@ describe('the quick config search agrees with cosmiconfig', () => {
   ];
   it.each(quickLayouts)('%s: found without cosmiconfig, the same file and data', async (_label, layout) => {
     layout();
-    const quick = await quickSearch(project, home);
+    const quick = await quickSearch(project, home, { XDG_CONFIG_HOME: xdg() });
     expect(quick).not.toBe('cosmiconfig');
     expect(quick).toEqual(await cosmiconfigFinds());
   });
@@ -145,14 +145,15 @@ describe('the quick config search agrees with cosmiconfig', () => {
     }],
     ['JSON null', () => write(path.join(project, '.aishrc.json'), 'null')],
     ['a YAML global config', () => write(path.join(xdg(), 'aish', 'config.yaml'), 'a: 1\n')],
-    ['a package.json in the process cwd (cosmiconfig meta config)', () => {
-      write(path.join(home, 'package.json'), '{"name":"x"}');
+    ['a package.json in the cwd (cosmiconfig meta config)', () => {
+      write(path.join(project, 'package.json'), '{"name":"x"}');
       write(path.join(project, '.aishrc.json'), '{}');
     }],
+    ['a .config/config.json in the cwd (cosmiconfig meta config)', () => write(path.join(project, '.config', 'config.json'), '{"cosmiconfig":{}}')],
   ];
   it.each(handedOver)('%s: handed to cosmiconfig', async (_label, layout) => {
     layout();
-    expect(await quickSearch(project, home)).toBe('cosmiconfig');
+    expect(await quickSearch(project, home, { XDG_CONFIG_HOME: xdg() })).toBe('cosmiconfig');
   });
 
   it('loadConfig gives the same config either way', async () => {
