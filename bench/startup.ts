@@ -56,6 +56,9 @@ function timeExit(args: string[], where?: BenchHome): Promise<number> {
   });
 }
 
+/** The pause after a pty run ends: its MCP servers are still exiting. */
+const SETTLE_MS = 300;
+
 /** Launch to the first prompt on a pseudo-terminal. */
 function timePrompt(where: BenchHome): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -71,28 +74,32 @@ function timePrompt(where: BenchHome): Promise<number> {
       if (seen.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '').includes(']> ')) {
         const ms = since(t0);
         clearTimeout(timer);
+        // The next run starts once this aish (and what it started) has gone, not during its exit.
+        term.onExit(() => setTimeout(() => resolve(ms), SETTLE_MS));
         term.kill();
-        resolve(ms);
       }
     });
   });
 }
 
-const BARE = (): Promise<number> => timeExit(['-e', '0']);
-
-/** Each case and the bare start, interleaved round by round; one warm-up round first. */
-async function interleaved(cases: Array<[string, () => Promise<number>]>, runs: number): Promise<Figure[]> {
-  const bare: number[] = [];
+/**
+ * Each case, right after a bare start (`bare`), round by round; one warm-up round first. The bare
+ * start runs before every case, so a burst of load meets both, and in the cases' environment: an
+ * inherited NODE_EXTRA_CA_CERTS alone made `node -e 0` 50 ms slower than any of them.
+ */
+async function interleaved(cases: Array<[string, () => Promise<number>]>, runs: number, bare: () => Promise<number>): Promise<Figure[]> {
+  const bareSamples: number[] = [];
   const samples = cases.map(() => [] as number[]);
   for (let round = -1; round < runs; round++) {
-    const b = await BARE();
-    if (round >= 0) bare.push(b);
     for (const [i, [, run]] of cases.entries()) {
+      const b = await bare();
       const ms = await run();
-      if (round >= 0) samples[i]!.push(ms);
+      if (round < 0) continue;
+      bareSamples.push(b);
+      samples[i]!.push(ms);
     }
   }
-  const bareMs = median(bare);
+  const bareMs = median(bareSamples);
   return cases.map(([name], i) => {
     const ms = median(samples[i]!);
     return { name, ms, bareMs, ratio: ms / bareMs };
@@ -112,5 +119,5 @@ export async function benchStartup(runs = 21, slowMcp?: Record<string, unknown>)
     const withMcp = benchHome({ ...config, mcp: { servers: slowMcp } });
     cases.push(['pty, 3 MCP servers: launch to first prompt', () => timePrompt(withMcp)]);
   }
-  return interleaved(cases, runs);
+  return interleaved(cases, runs, () => timeExit(['-e', '0'], plain));
 }
