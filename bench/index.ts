@@ -64,7 +64,8 @@ async function streamEndToEnd(): Promise<void> {
 async function streamInProcess(): Promise<void> {
   const { benchStream } = await import('./stream.js');
   const stream = await benchStream();
-  row('stream CPU in-process, 20 000 deltas', ms(stream.brokerMs), `bare parser loop ${ms(stream.bareMs)}`, stream.ratio.toFixed(2), '<= 1.3');
+  // Colour on, so the reply goes through the markdown renderer: compare with the tty row.
+  row('stream CPU in-process, 20 000 deltas, markdown', ms(stream.brokerMs), `bare parser loop ${ms(stream.bareMs)}`, stream.ratio.toFixed(2), '- (as tty: <= 2.0)');
   row('first byte to first character written', `${stream.firstByteToFirstCharMs.toFixed(2)} ms`, '(median of 51)', '-', '< 2 ms');
 }
 
