@@ -28,6 +28,7 @@ import { NorrisMode } from './norris/mode.js';
 import { Renderer } from './render/renderer.js';
 import { colorLevel, createStyle } from './render/style.js';
 import { createTurnView } from './render/turn-view.js';
+import { BackgroundLines } from './repl/background-lines.js';
 import { Repl } from './repl/repl.js';
 import type { AskFn } from './safety/confirm.js';
 import { ApprovalGate } from './safety/gate.js';
@@ -78,7 +79,11 @@ export function createApp(opts: AppOptions): Repl {
   const pending = new PendingOutput();
   const sessions = new SessionStore({ historyDir, enabled: true, startedAt: opts.startedAt ?? new Date(), model, version, onStatus: status, redact });
   const memory = MemoryStore.open(historyDir, { redact });
-  mcp = createRegistry(config, env, version, render, { stateDir: opts.stateDir, isTTY: io.isTTY });
+  // Server log lines are drawn by the turn view (around its spinner and reply), held at the prompt.
+  const view = createTurnView(render, { showStats: config.ui.show_stats });
+  const background = new BackgroundLines((line) => view({ type: 'notice', message: line }));
+  const onLog = (line: string) => (io.isTTY ? background.push(line) : view({ type: 'notice', message: line }));
+  mcp = createRegistry(config, env, version, render, { stateDir: opts.stateDir, isTTY: io.isTTY, onLog });
   const shell = new ShellRunner({ shell: config.shell, cwd: opts.cwd, env, isTTY: io.isTTY, view: render, pending });
   liveEnv = () => shell.env;
   const project = new ProjectContext(config.context.project.max_chars, () => shell.env);
@@ -102,7 +107,7 @@ export function createApp(opts: AppOptions): Repl {
     recorder: sessions,
     background: () => (config.memory.enabled ? memory.inject(config.memory.max_inject_chars) || null : null),
     project: () => project.block(shell.cwd),
-    observer: createTurnView(render, { showStats: config.ui.show_stats }),
+    observer: view,
   });
   // Norris's commands get the terminal back from the REPL, which listens for `:halt` meanwhile.
   const norrisRunner = { run: (command: string, signal: AbortSignal) => (repl ? repl.holdTerminal(() => shell.run(command, signal)) : shell.run(command, signal)) };
@@ -130,6 +135,7 @@ export function createApp(opts: AppOptions): Repl {
     model,
     inputHistoryFile: historyDir ? path.join(historyDir, 'input_history') : undefined,
     resume: opts.resume,
+    background,
     banner: `aish ${version}: ${model} = ${preset.model} at ${preset.endpoint} (${from}); :help for commands`,
   });
   return repl;

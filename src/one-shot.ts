@@ -72,7 +72,8 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
   const { redact } = Redactor.forEnv(() => env, config, () => registry?.oauthSecrets() ?? []);
   const render = new Renderer(io, createStyle(colorLevel(env, io.isTTY)), redact);
   // Stored logins and the client-credentials grant work here; nobody is sent to a browser.
-  registry = createRegistry(config, env, opts.version, render, { stateDir: opts.stateDir, isTTY: false });
+  const view = createTurnView(render, { showStats: config.ui.show_stats });
+  registry = createRegistry(config, env, opts.version, render, { stateDir: opts.stateDir, isTTY: false, onLog: (line) => view({ type: 'notice', message: line }) });
   const status = (message: string) => render.status(message);
   const project = new ProjectContext(config.context.project.max_chars, () => env);
   const sessions = opts.resume === undefined ? null : new SessionStore({ historyDir: opts.historyDir, enabled: true, startedAt: new Date(), model, version: opts.version, onStatus: status, redact });
@@ -87,7 +88,7 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
     recorder: sessions,
     background: () => null,
     project: () => project.block(opts.cwd),
-    observer: createTurnView(render, { showStats: config.ui.show_stats }),
+    observer: view,
   });
   if (sessions && opts.resume !== undefined) {
     try {

@@ -26,6 +26,21 @@ export interface ToolOutcome {
   alert?: string;
 }
 
+/** A long call's report of how far it got (MCP `notifications/progress`): a count, out of `total` when known. */
+export interface ToolProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** `40%` or `3 of 5`-style text for a progress report, with its message: `60% · indexing src/`. */
+export function progressText(p: ToolProgress, maxMessage = 60): string {
+  const amount = p.total !== undefined && p.total > 0 ? `${Math.min(100, Math.max(0, Math.round((p.progress / p.total) * 100)))}%` : `${p.progress}`;
+  const message = (p.message ?? '').replace(/\s+/g, ' ').trim();
+  if (message === '') return amount;
+  return `${amount} · ${message.length > maxMessage ? `${message.slice(0, maxMessage - 1)}…` : message}`;
+}
+
 /** The tool turn of a call cancelled by Ctrl-C, before or while it ran. */
 export const CANCELLED_CALL = '[aish] tool call cancelled by user (Ctrl-C)';
 

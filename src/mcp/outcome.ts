@@ -30,6 +30,17 @@ export function dispatchFailedOutcome(message: string): ToolOutcome {
   return { status: 'error', content: `[aish] tool dispatch failed: ${line}`, display: `dispatch failed: ${line}`, notices: [], alert: `tool dispatch failed: ${line}` };
 }
 
+/** The server answered, but its `structuredContent` breaks the tool's `outputSchema` (or is missing). */
+export function invalidResultOutcome(message: string): ToolOutcome {
+  const line = oneLine(message);
+  return { status: 'error', content: `[aish] tool result rejected: ${line}`, display: `result rejected: ${line}`, notices: [], alert: `tool result rejected: ${line}` };
+}
+
+/** The SDK's own check of a result against the tool's `outputSchema` failed (it throws before returning). */
+export function isOutputSchemaFailure(message: string): boolean {
+  return /^(MCP error -?\d+: )?(Tool .* has an output schema but did not return structured content|Structured content does not match the tool's output schema|Failed to validate structured content)/.test(message);
+}
+
 /** The call never got an answer: transport failure, dead server, timeout. */
 export function transportErrorOutcome(message: string): ToolOutcome {
   const line = oneLine(message);
@@ -56,21 +67,49 @@ export function formatBytes(bytes: number): string {
 
 type Block = CallToolResult['content'][number];
 
-/** One line standing in for a non-text block, or undefined for text. */
-function summarizeBlock(block: Block): string | undefined {
+/** One line of a link's or resource's name and description, '' when it has neither. */
+function about(name: unknown, description: unknown): string {
+  const words = [name, description].filter((w): w is string => typeof w === 'string' && w.trim() !== '').map((w) => w.replace(/\s*\n\s*/g, ' ').trim());
+  return words.length ? ` ${words.join(': ')}` : '';
+}
+
+/**
+ * What the model reads for a block: text as is; a resource link as one line with its URI, name
+ * and description; an embedded text resource as a header line and its text; anything binary as one
+ * summary line. `summary` marks the blocks that lost their body (a one-time notice names them).
+ */
+function flattenBlock(block: Block): { text: string; summary: boolean } {
   switch (block.type) {
     case 'text':
-      return undefined;
+      return { text: block.text, summary: false };
     case 'image':
     case 'audio':
-      return `[${block.type} ${block.mimeType || 'unknown type'}, ${formatBytes(base64Bytes(block.data))}]`;
-    case 'resource':
-      return `[resource ${block.resource.uri}]`;
+      return { text: `[${block.type} ${block.mimeType || 'unknown type'}, ${formatBytes(base64Bytes(block.data))}]`, summary: true };
+    case 'resource': {
+      const { resource } = block;
+      const mime = resource.mimeType ? ` (${resource.mimeType})` : '';
+      if ('text' in resource && typeof resource.text === 'string') return { text: `[resource ${resource.uri}${mime}]\n${resource.text}`, summary: false };
+      const blob = 'blob' in resource && typeof resource.blob === 'string' ? `, ${formatBytes(base64Bytes(resource.blob))}` : '';
+      return { text: `[resource ${resource.uri}${mime}${blob}]`, summary: true };
+    }
     case 'resource_link':
-      return `[resource_link ${block.uri}]`;
+      return { text: `[resource_link ${block.uri}]${about(block.name, block.description)}`, summary: false };
     default:
-      return `[${String((block as { type?: unknown }).type)} block]`;
+      return { text: `[${String((block as { type?: unknown }).type)} block]`, summary: true };
   }
+}
+
+/** Whether some text block already says what `structured` holds (the spec's backward-compatible copy). */
+function repeatsStructured(blocks: readonly Block[], structured: unknown): boolean {
+  const wanted = JSON.stringify(structured);
+  return blocks.some((b) => {
+    if (b.type !== 'text') return false;
+    try {
+      return JSON.stringify(JSON.parse(b.text)) === wanted;
+    } catch {
+      return false;
+    }
+  });
 }
 
 /**
@@ -96,25 +135,28 @@ function displayLine(content: string): string {
 }
 
 /**
- * Flattens a `tools/call` result: text blocks joined by `\n`, every other block replaced by one
- * line (`[image image/png, 5 KB]`, `[resource demo://x]`, `[resource_link demo://x]`) plus one
- * notice per kind; `structuredContent` stands in when there is no content; over `maxResultChars`
- * the text is cut (see `capText`). `isError` is passed through, the status stays `ok`.
+ * Flattens a `tools/call` result into what the model reads: text blocks joined by `\n`; resource
+ * links as `[resource_link <uri>] <name>: <description>`; embedded text resources as
+ * `[resource <uri> (<mime>)]` and their text; binary blocks as one line (`[image image/png, 5 KB]`)
+ * plus one notice per kind. `structuredContent` (already checked against the tool's
+ * `outputSchema` by the SDK) follows as `[structured content] <json>` unless a text block is
+ * the same JSON. Over `maxResultChars` the text is cut (see `capText`). `isError` is passed
+ * through, the status stays `ok`.
  */
 export function outcomeFromResult(result: CallToolResult, maxResultChars = DEFAULT_MAX_RESULT_CHARS): ToolOutcome {
   const parts: string[] = [];
   const kinds = new Set<string>();
-  for (const block of result.content ?? []) {
-    const summary = summarizeBlock(block);
-    if (summary === undefined) {
-      parts.push((block as { text: string }).text);
-    } else {
-      parts.push(summary);
-      kinds.add(block.type);
-    }
+  const blocks = result.content ?? [];
+  for (const block of blocks) {
+    const { text, summary } = flattenBlock(block);
+    parts.push(text);
+    if (summary) kinds.add(block.type);
   }
-  let content = parts.join('\n');
-  if (parts.length === 0 && result.structuredContent !== undefined) content = JSON.stringify(result.structuredContent);
+  const structured = result.structuredContent;
+  if (structured !== undefined && !repeatsStructured(blocks, structured)) {
+    parts.push(parts.length === 0 ? JSON.stringify(structured) : `[structured content] ${JSON.stringify(structured)}`);
+  }
+  const content = parts.join('\n');
   const capped = capText(content, maxResultChars);
   const isError = result.isError === true;
   const notices = [...kinds].map((k) => `${k} blocks in tool results reach the model as one-line summaries`);

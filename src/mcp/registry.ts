@@ -19,6 +19,8 @@ export interface McpRegistryOptions {
   clientVersion: string;
   /** One-line status messages from sessions (protocol mismatch, list refresh failures, ...). */
   onStatus?: (message: string) => void;
+  /** Server log messages of `warning` and above, one line each. */
+  onLog?: (line: string) => void;
   /** Called after a server's tool list changed (list_changed) or a server connected/left. */
   onToolsChanged?: (alias: string) => void;
   /** Per connect attempt. Default 10 s. */
@@ -247,6 +249,7 @@ export class McpRegistry {
         ...(cfg.timeout_ms !== undefined ? { callTimeoutMs: cfg.timeout_ms } : this.#opts.callTimeoutMs !== undefined ? { callTimeoutMs: this.#opts.callTimeoutMs } : {}),
         ...(this.#opts.maxResultChars !== undefined ? { maxResultChars: this.#opts.maxResultChars } : {}),
         ...(this.#opts.onStatus ? { onStatus: this.#opts.onStatus } : {}),
+        ...(this.#opts.onLog ? { onLog: this.#opts.onLog } : {}),
         onToolsChanged: () => this.#opts.onToolsChanged?.(alias),
         ...(oauth ? { oauth: { store: oauth.store, ...(interactive ? { openUrl: (url: URL) => oauth.openUrl(alias, url) } : {}) } } : {}),
       });

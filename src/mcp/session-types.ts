@@ -3,6 +3,7 @@
 // helpers can name them without loading the SDK or importing the session class.
 
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolProgress } from '../tool-call.js';
 import type { OpenUrl } from './oauth-provider.js';
 import type { OAuthStore } from './oauth-store.js';
 
@@ -40,6 +41,8 @@ export interface McpConnectOptions {
   clientVersion: string;
   /** One-line status messages (protocol mismatch, unset auth_env, tool list refresh failure). */
   onStatus?: (message: string) => void;
+  /** Log messages of `warning` and above, one line each (`mcp <alias> warning: ...`). */
+  onLog?: (line: string) => void;
   /** Called after the tool list was refetched on `notifications/tools/list_changed`. */
   onToolsChanged?: (tools: readonly McpTool[]) => void;
   /** Default cap of a result's content (`mcp.max_result_chars`). */
@@ -63,4 +66,6 @@ export interface McpCallOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
   maxResultChars?: number;
+  /** Progress reports of this call; asking for them also lets each report restart the timeout. */
+  onProgress?: (progress: ToolProgress) => void;
 }

@@ -13,16 +13,20 @@ import { connectHttp } from './connect-http.js';
 import { connectStdio } from './connect-stdio.js';
 import { describeMcpFailure, McpConnectError, McpLoginStarted } from './errors.js';
 import { failureContext, isConnectionClosed, lastLine, rpcMessage, scrubSecrets } from './failure-text.js';
+import type { ToolProgress } from '../tool-call.js';
 import { aliasProblem, type ToolNameMap } from './naming.js';
 import {
   cancelledOutcome,
   DEFAULT_MAX_RESULT_CHARS,
   dispatchFailedOutcome,
+  invalidResultOutcome,
+  isOutputSchemaFailure,
   outcomeFromResult,
   transportErrorOutcome,
   type ToolOutcome,
 } from './outcome.js';
 import type { McpCallOptions, McpConnectOptions, McpSessionStatus, McpTool, McpTransportKind } from './session-types.js';
+import { watchServerLog } from './server-log.js';
 import { fetchToolList } from './tool-list.js';
 
 export { stdioEnvironment } from './connect-stdio.js';
@@ -154,6 +158,7 @@ export class McpSession {
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       void session.refreshTools();
     });
+    if (opts.onLog) watchServerLog(client, alias, opts.onLog);
     await session.#fetchTools(signal);
     if (negotiated !== LATEST_PROTOCOL_VERSION) {
       opts.onStatus?.(`mcp ${alias}: protocol version mismatch (sent ${LATEST_PROTOCOL_VERSION}, got ${negotiated}); proceeding`);
@@ -243,7 +248,9 @@ export class McpSession {
     signal?.addEventListener('abort', onAbort, { once: true });
     this.#inFlight.add(fail);
     try {
-      const request = () => this.#client.callTool({ name: original, arguments: args ?? {} }, undefined, { signal: call.signal, timeout: timeoutMs });
+      const { onProgress } = options;
+      const progress = onProgress ? { onprogress: (p: ToolProgress) => onProgress(p), resetTimeoutOnProgress: true } : {};
+      const request = () => this.#client.callTool({ name: original, arguments: args ?? {} }, undefined, { signal: call.signal, timeout: timeoutMs, ...progress });
       let result: Awaited<ReturnType<typeof request>>;
       try {
         result = await request();
@@ -262,6 +269,7 @@ export class McpSession {
       if (isConnectionClosed(err)) {
         return transportErrorOutcome(this.status === 'connected' ? 'the connection closed' : this.#goneReason());
       }
+      if (err instanceof McpError && isOutputSchemaFailure(err.message)) return invalidResultOutcome(this.#scrub(err.message.replace(/^MCP error -?\d+: /, '')));
       if (err instanceof McpError) return dispatchFailedOutcome(this.#scrub(rpcMessage(err)));
       if (err instanceof Error && err.name === 'ZodError') return dispatchFailedOutcome('the server sent a malformed result');
       const reason = this.#describe(err);

@@ -21,6 +21,8 @@ export interface RegistryOAuthSetup {
   /** OAuth state lives in `<stateDir>/mcp-oauth.json`; undefined keeps it in memory. */
   stateDir: string | undefined;
   isTTY: boolean;
+  /** Where server log lines go; status lines when not given. */
+  onLog?: (line: string) => void;
 }
 
 /** The session's MCP registry, with the `mcp.*` settings of the config and OAuth. */
@@ -36,6 +38,7 @@ export function createRegistry(
     env,
     clientVersion: version,
     onStatus: status,
+    onLog: oauth.onLog ?? status,
     callTimeoutMs: config.mcp.call_timeout_ms,
     maxResultChars: config.mcp.max_result_chars,
     oauth: {

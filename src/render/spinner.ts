@@ -20,10 +20,24 @@ export class Spinner {
     return this.#timer !== null;
   }
 
+  /** What the spinner says (as last started). */
+  get label(): string {
+    return this.#label;
+  }
+
   start(label: string): void {
     if (!this.io.isTTY) return;
-    this.#label = neutralize(label).replace(/\n/g, ' ');
-    if (this.#timer) return;
+    // One line only: a label that wrapped could not be erased by `\r` (the frame and a space take 2).
+    const room = Math.max(10, this.io.columns() - 3);
+    const flat = neutralize(label).replace(/\n/g, ' ');
+    const next = flat.length > room ? `${flat.slice(0, room - 1)}…` : flat;
+    const changed = next !== this.#label;
+    this.#label = next;
+    if (this.#timer) {
+      // A new label (a progress report) shows at once, in place.
+      if (changed) this.#draw();
+      return;
+    }
     this.#draw();
     this.#timer = setInterval(() => this.#draw(), 80);
     this.#timer.unref();

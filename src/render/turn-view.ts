@@ -3,7 +3,7 @@
 // stats line of `ui.show_stats`. The REPL, one-shot and Norris all see turns through this view; on
 // a pipe the spinner stays silent and the reply is plain text.
 
-import type { ToolOutcome } from '../tool-call.js';
+import { progressText, type ToolOutcome } from '../tool-call.js';
 import type { TurnEvent, TurnObserver } from '../turn/types.js';
 import { ReplyRenderer } from './reply.js';
 import type { Renderer } from './renderer.js';
@@ -39,11 +39,22 @@ export function createTurnView(render: Renderer, options: TurnViewOptions): Turn
     spinner.stop();
     reply.finish();
   };
+  // Background lines wait while reply text streams (a line in the middle would break it).
+  let streaming = false;
+  const waiting: string[] = [];
+  const notice = (message: string) => {
+    if (!spinner.active) return render.status(message);
+    const label = spinner.label;
+    spinner.stop();
+    render.status(message);
+    startSpinner(label);
+  };
   return (e: TurnEvent) => {
     switch (e.type) {
       case 'request-start':
         if (e.depth === 0) stats = freshStats();
         reply = new ReplyRenderer(render);
+        streaming = true;
         startSpinner(e.depth === 0 ? 'thinking' : 'thinking (tool results sent)');
         return;
       case 'text':
@@ -64,11 +75,22 @@ export function createTurnView(render: Renderer, options: TurnViewOptions): Turn
         return;
       case 'request-end':
         endReply();
+        streaming = false;
+        for (const message of waiting.splice(0)) render.status(message);
+        return;
+      case 'notice':
+        // While waiting for the first token the spinner is redrawn under the line; once text flows, it waits.
+        if (streaming && !spinner.active) waiting.push(e.message);
+        else notice(e.message);
         return;
       case 'tool-begin':
         stats.toolCalls++;
         render.toolBegin(e.call.name, e.args === undefined ? e.call.arguments : JSON.stringify(e.args));
         startSpinner(`running ${e.call.name}`);
+        return;
+      case 'tool-progress':
+        // The spinner's line, replaced in place; the frame's end line takes its place when the call ends.
+        startSpinner(`running ${e.call.name} · ${progressText(e.progress)}`);
         return;
       case 'tool-end':
         spinner.stop();

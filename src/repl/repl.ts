@@ -20,6 +20,7 @@ import { completeMeta, dispatchMeta } from '../meta/dispatch.js';
 import type { MetaCommand, MetaContext } from '../meta/types.js';
 import type { NorrisMode } from '../norris/mode.js';
 import type { Renderer } from '../render/renderer.js';
+import type { BackgroundLines } from './background-lines.js';
 import { neutralize } from '../render/sanitize.js';
 import type { ProjectContext } from '../project/context.js';
 import { attachMentions } from '../project/mentions.js';
@@ -60,6 +61,8 @@ export interface ReplParts {
   resume: string | undefined;
   /** The start-up line on a terminal. */
   banner: string;
+  /** Server log lines: held while the person types at the prompt or answers a question. */
+  background?: BackgroundLines;
 }
 
 export class Repl implements MetaContext {
@@ -153,7 +156,10 @@ export class Repl implements MetaContext {
    */
   ask(question: string, prefill?: string): Promise<string | null> {
     // Text put on the line is typed into readline: control characters there would act as keys.
-    return this.#reader?.ask(neutralize(question), prefill === undefined ? undefined : neutralize(prefill).replace(/\n/g, ' ')) ?? Promise.resolve(null);
+    const reader = this.#reader;
+    if (!reader) return Promise.resolve(null);
+    this.#parts.background?.atPrompt(true);
+    return reader.ask(neutralize(question), prefill === undefined ? undefined : neutralize(prefill).replace(/\n/g, ' ')).finally(() => this.#parts.background?.atPrompt(false));
   }
 
   /** Ctrl-C or SIGINT from outside: cancels the line being processed; when idle on a pipe, ends. */
@@ -349,7 +355,8 @@ export class Repl implements MetaContext {
     const parts: string[] = [];
     let prompt = this.#io.isTTY ? this.prompt() : '';
     for (;;) {
-      const line = await reader.read(prompt);
+      this.#parts.background?.atPrompt(true);
+      const line = await reader.read(prompt).finally(() => this.#parts.background?.atPrompt(false));
       if (line === null) return parts.length ? parts.join('\n') : null;
       parts.push(line);
       // A trailing backslash continues the line (an even run of backslashes is literal).

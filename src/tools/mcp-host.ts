@@ -9,6 +9,6 @@ export function mcpToolHost(registry: McpRegistry): ToolHost {
     has: (name) => registry.findTool(name) !== undefined,
     validate: (name, args) => registry.validateArguments(name, args),
     annotations: (name) => registry.findTool(name)?.tool.annotations,
-    call: (name, args, { signal }) => registry.callTool(name, args, { signal }),
+    call: (name, args, { signal, onProgress }) => registry.callTool(name, args, { signal, ...(onProgress ? { onProgress } : {}) }),
   };
 }

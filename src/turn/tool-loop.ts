@@ -12,7 +12,7 @@ import { errorMessage } from '../errors.js';
 import { isRecord } from '../is-record.js';
 import type { SessionRecorder } from '../history/session.js';
 import type { ToolAudit } from '../history/session-log.js';
-import { CANCELLED_CALL, DECLINED_CALL, schemaMismatchOutcome, type ToolOutcome } from '../tool-call.js';
+import { CANCELLED_CALL, DECLINED_CALL, schemaMismatchOutcome, type ToolOutcome, type ToolProgress } from '../tool-call.js';
 import type { ToolGate } from '../safety/gate.js';
 import { HeldText } from './held-text.js';
 import { readLeakedCalls } from './leaked-calls.js';
@@ -278,7 +278,8 @@ async function runCall(deps: RequestDeps, call: ToolCall, signal: AbortSignal): 
     audit('declined', decision.by, outcome);
     return outcome;
   }
-  const outcome = await frame(args, () => deps.tools.call(call.name, args, { signal }))();
+  const onProgress = (progress: ToolProgress) => observer({ type: 'tool-progress', call, progress });
+  const outcome = await frame(args, () => deps.tools.call(call.name, args, { signal, onProgress }))();
   audit('approved', decision.by, outcome);
   return outcome;
 }

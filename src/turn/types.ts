@@ -3,7 +3,7 @@
 // terminal, the session log and the tests plug in behind these.
 
 import type { ToolCall, ToolDefinition, TokenUsage } from '../broker/types.js';
-import type { ToolAnnotations, ToolOutcome } from '../tool-call.js';
+import type { ToolAnnotations, ToolOutcome, ToolProgress } from '../tool-call.js';
 
 /** What the next request is about, for a host that offers only some of its tools (the budget). */
 export interface ToolHint {
@@ -14,6 +14,12 @@ export interface ToolHint {
 }
 
 /** The tools the model may call (built-ins, MCP sessions). */
+export interface ToolCallOptions {
+  signal: AbortSignal;
+  /** Progress reports of a long call, when the tool sends any. */
+  onProgress?: (progress: ToolProgress) => void;
+}
+
 export interface ToolHost {
   /** The tools to offer in the next request. */
   definitions(hint?: ToolHint): ToolDefinition[];
@@ -23,7 +29,7 @@ export interface ToolHost {
   validate(name: string, args: Record<string, unknown>): string[];
   annotations(name: string): ToolAnnotations | undefined;
   /** Never rejects. */
-  call(name: string, args: Record<string, unknown>, opts: { signal: AbortSignal }): Promise<ToolOutcome>;
+  call(name: string, args: Record<string, unknown>, opts: ToolCallOptions): Promise<ToolOutcome>;
 }
 
 /** `:tools enable|disable <target>` as kept with the session: a group, a tool or an `alias__*` pattern. */
@@ -72,9 +78,13 @@ export type TurnEvent =
   | { type: 'request-end' }
   /** A tool call passed its checks (and the gate) and runs; args undefined when not parseable. */
   | { type: 'tool-begin'; call: ToolCall; args: Record<string, unknown> | undefined }
+  /** A running call reported progress. */
+  | { type: 'tool-progress'; call: ToolCall; progress: ToolProgress }
   | { type: 'tool-end'; call: ToolCall; outcome: ToolOutcome; durationMs: number }
   /** A `[aish] ...` line. */
   | { type: 'status'; message: string }
+  /** A line that came in the background (a server's log message), drawn without breaking the reply. */
+  | { type: 'notice'; message: string }
   /** A `[context] ...` line (evictions). */
   | { type: 'context'; message: string }
   /** A request failed; the message is the one line the person sees. */

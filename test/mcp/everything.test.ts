@@ -61,10 +61,23 @@ describe.each(modes)('server-everything over $name', ({ kind, cfg }) => {
       expect(image.notices).toEqual(['image blocks in tool results reach the model as one-line summaries']);
 
       const links = await session.callTool('everything__get-resource-links', { count: 2 });
+      // Each link with its URI, name and description (server-everything: `Blob Resource 1`, `Resource 1: ...`).
       expect(links.content.split('\n').slice(1)).toEqual([
-        expect.stringMatching(/^\[resource_link demo:\/\/resource\/static\/document\/\S+|^\[resource_link \S+\]$/),
-        expect.stringMatching(/^\[resource_link \S+\]$/),
+        expect.stringMatching(/^\[resource_link demo:\/\/resource\/\S+\] \w+ Resource 1: .+/),
+        expect.stringMatching(/^\[resource_link demo:\/\/resource\/\S+\] \w+ Resource 2: .+/),
       ]);
+      expect(links.notices).toEqual([]);
+
+      const weather = await session.callTool('get-structured-content', { location: 'Chicago' });
+      // Its text block is the same JSON, so the structured content is not repeated.
+      expect(JSON.parse(weather.content)).toEqual({ temperature: 36, conditions: 'Light rain / drizzle', humidity: 82 });
+
+      const progress: unknown[] = [];
+      const long = await session.callTool('trigger-long-running-operation', { duration: 0.3, steps: 3 }, { onProgress: (p) => progress.push(p) });
+      expect(long.content).toMatch(/^Long running operation completed/);
+      // The report sent just before the result may be overtaken by it (the SDK drops it then).
+      expect(progress.length).toBeGreaterThanOrEqual(2);
+      expect(progress).toEqual([1, 2, 3].map((i) => ({ progress: i, total: 3 })).slice(0, progress.length));
     } finally {
       await session.close();
     }

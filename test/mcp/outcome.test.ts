@@ -21,12 +21,29 @@ describe('outcomeFromResult', () => {
     [{ type: 'image', data: 'A'.repeat(8), mimeType: 'image/png' }, '[image image/png, 6 B]'],
     [{ type: 'image', data: 'AAAAAA==', mimeType: 'image/jpeg' }, '[image image/jpeg, 4 B]'],
     [{ type: 'audio', data: 'A'.repeat(4 * 1024 * 1024), mimeType: 'audio/wav' }, '[audio audio/wav, 3.0 MB]'],
-    [{ type: 'resource', resource: { uri: 'demo://x', text: 'hidden' } }, '[resource demo://x]'],
-    [{ type: 'resource_link', uri: 'demo://x', name: 'x' }, '[resource_link demo://x]'],
+    [{ type: 'resource', resource: { uri: 'demo://x', blob: 'AAAA', mimeType: 'application/zip' } }, '[resource demo://x (application/zip), 3 B]'],
   ] as const)('summarises %j', (block, line) => {
     const outcome = outcomeFromResult({ content: [block as never] });
     expect(outcome.content).toBe(line);
     expect(outcome.notices).toEqual([`${block.type} blocks in tool results reach the model as one-line summaries`]);
+  });
+
+  it.each([
+    [{ type: 'resource', resource: { uri: 'demo://x', text: 'the text' } }, '[resource demo://x]\nthe text'],
+    [{ type: 'resource', resource: { uri: 'demo://x', mimeType: 'text/csv', text: 'a,b' } }, '[resource demo://x (text/csv)]\na,b'],
+    [{ type: 'resource_link', uri: 'demo://x', name: 'x' }, '[resource_link demo://x] x'],
+    [{ type: 'resource_link', uri: 'demo://x', name: 'notes.md', description: 'Meeting\nnotes' }, '[resource_link demo://x] notes.md: Meeting notes'],
+    [{ type: 'resource_link', uri: 'demo://x', name: ' ' }, '[resource_link demo://x]'],
+  ] as const)('flattens %j with its text and no notice', (block, text) => {
+    expect(outcomeFromResult({ content: [block as never] })).toMatchObject({ content: text, notices: [] });
+  });
+
+  it.each([
+    ['a different text', [{ type: 'text', text: 'Sunny.' }], '{"c":1}', 'Sunny.\n[structured content] {"c":1}'],
+    ['the same JSON as text', [{ type: 'text', text: '{ "c": 1 }' }], '{"c":1}', '{ "c": 1 }'],
+    ['no content', [], '{"c":1}', '{"c":1}'],
+  ] as const)('gives structuredContent with %s', (_name, content, structured, out) => {
+    expect(outcomeFromResult({ content: content as never, structuredContent: JSON.parse(structured) }).content).toBe(out);
   });
 
   it('passes isError through with status ok', () => {

@@ -252,20 +252,54 @@ describe.each([
     });
   });
 
-  it('summarises image, audio, resource and resource_link blocks', async () => {
+  it('summarises image and audio blocks, flattens text resources and links, and adds structuredContent', async () => {
     await withSession('fx', await cfg(), async (s) => {
       const outcome = await s.callTool('media', {});
       expect(outcome.content).toBe(
-        ['here is media', '[image image/png, 5 KB]', '[audio audio/wav, 300 B]', '[resource demo://x]', '[resource_link demo://y]', 'end of media'].join('\n'),
+        ['here is media', '[image image/png, 5 KB]', '[audio audio/wav, 300 B]', '[resource demo://x (text/plain)]', 'embedded', '[resource_link demo://y] y', 'end of media'].join('\n'),
       );
       expect(outcome.notices).toEqual([
         'image blocks in tool results reach the model as one-line summaries',
         'audio blocks in tool results reach the model as one-line summaries',
-        'resource blocks in tool results reach the model as one-line summaries',
-        'resource_link blocks in tool results reach the model as one-line summaries',
       ]);
       expect((await s.callTool('structured', {})).content).toBe('{"answer":42}');
+      const links = await s.callTool('links', {});
+      expect(links.content).toBe(
+        ['[resource_link file:///srv/report.md] report.md: The weekly report', '[resource demo://notes (text/plain)]', 'line one', 'line two'].join('\n'),
+      );
+      expect(links.notices).toEqual([]);
     });
+  });
+
+  it('checks structuredContent against the outputSchema and gives it to the model beside the text', async () => {
+    await withSession('fx', await cfg(), async (s) => {
+      expect(await s.callTool('weather', {})).toMatchObject({ status: 'ok', content: 'Mild today.\n[structured content] {"celsius":21.5}' });
+      const bad = await s.callTool('bad_weather', {});
+      expect(bad.status).toBe('error');
+      expect(bad.content).toMatch(/^\[aish\] tool result rejected: Structured content does not match the tool's output schema: .*celsius/);
+      expect(bad.alert).toMatch(/^tool result rejected: /);
+    });
+  });
+
+  it('reports progress to onProgress and shows log messages of warning and above, once each', async () => {
+    const lines: string[] = [];
+    await withSession('fx', await cfg(), async (s) => {
+      const seen: unknown[] = [];
+      const outcome = await s.callTool('progress', { n: 3, ms: 10 }, { onProgress: (p) => seen.push(p) });
+      expect(outcome.content).toBe('done after 3 steps');
+      // The report sent just before the result may be overtaken by it (the SDK drops it then).
+      expect(seen.length).toBeGreaterThanOrEqual(2);
+      expect(seen).toEqual([1, 2, 3].map((i) => ({ progress: i, total: 3, message: `step ${i}` })).slice(0, seen.length));
+      expect((await s.callTool('progress', { n: 2, ms: 10 })).content).toBe('done without a progress token');
+      await s.callTool('log', { levels: ['debug', 'info', 'notice', 'warning', 'error', 'emergency'] });
+      await s.callTool('log', { levels: ['warning'], data: { disk: 'full', free: 0 } });
+    }, { ...options(), onLog: (line) => lines.push(line) });
+    expect(lines).toEqual([
+      'mcp fx warning (fixture): warning from the fixture',
+      'mcp fx error (fixture): error from the fixture',
+      'mcp fx emergency (fixture): emergency from the fixture',
+      'mcp fx warning (fixture): {"disk":"full","free":0}',
+    ]);
   });
 
   it('cuts results over maxResultChars, keeping head and tail', async () => {

@@ -69,6 +69,9 @@ describe.each(modes)('%s', (_mode, level, isTTY) => {
       { type: 'tool-call-preparing', name: `prep${bad}` },
       { type: 'request-end' },
       { type: 'tool-begin', call: call(`srv__x${bad}`), args: { path: bad } },
+      // A server's progress message and log line arrive while the call runs.
+      { type: 'tool-progress', call: call(`srv__x${bad}`), progress: { progress: 1, total: 2, message: `progress ${bad}` } },
+      { type: 'notice', message: `mcp srv warning: log ${bad}` },
       { type: 'tool-end', call: call(`srv__x${bad}`), outcome: { status: 'ok', content: `result ${bad}`, notices: [`notice ${bad}`] }, durationMs: 3 },
       { type: 'tool-end', call: call('srv__y'), outcome: { status: 'error', content: 'x', display: `display ${bad}` }, durationMs: 3 },
       { type: 'context', message: `evicted ${bad}` },
@@ -81,6 +84,50 @@ describe.each(modes)('%s', (_mode, level, isTTY) => {
     // Markdown folds runs of spaces; what matters is that the payload shows, made visible.
     expect(all.replace(OWN, '')).toContain(`plain ${shown.trimEnd().replace(/ +/g, ' ')}`);
     expect(all).toContain(`result ${shown}`);
+    expect(all).toContain(`log ${shown}`);
+  });
+});
+
+describe('background lines and progress in the turn view', () => {
+  const setup = (isTTY: boolean) => {
+    const cap = captureIo({ isTTY, columns: 60 });
+    const view = createTurnView(new Renderer(cap.io, createStyle(0)), { showStats: false });
+    return { cap, view };
+  };
+
+  it('progress replaces the spinner line in place, cut to the width, and is gone at the end', () => {
+    const { cap, view } = setup(true);
+    view({ type: 'tool-begin', call: call('srv__long'), args: {} });
+    view({ type: 'tool-progress', call: call('srv__long'), progress: { progress: 2, total: 5, message: 'indexing '.repeat(20) } });
+    view({ type: 'tool-progress', call: call('srv__long'), progress: { progress: 7 } });
+    view({ type: 'tool-end', call: call('srv__long'), outcome: { status: 'ok', content: 'done' }, durationMs: 5 });
+    const [spinning, after] = cap.stderr.split(/(?<=\r\x1b\[2K)(?=[^⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]|$)/);
+    const frames = spinning!.split('\r\x1b[2K').filter(Boolean);
+    expect(frames).toEqual([
+      '⠋ running srv__long',
+      expect.stringMatching(/^⠙ running srv__long · 40% · indexing indexing .*…$/),
+      '⠹ running srv__long · 7',
+    ]);
+    for (const f of frames) expect(f.length).toBeLessThanOrEqual(60);
+    expect(after ?? '').toBe('');
+  });
+
+  it('a notice while the spinner runs goes above it; while reply text streams it waits for the end', () => {
+    const { cap, view } = setup(true);
+    view({ type: 'request-start', depth: 0, model: 'fast' });
+    view({ type: 'notice', message: 'mcp a warning: first' });
+    view({ type: 'text', text: 'Half a sen' });
+    view({ type: 'notice', message: 'mcp a warning: second' });
+    view({ type: 'text', text: 'tence.\n' });
+    view({ type: 'request-end' });
+    expect(cap.stdout).toBe('Half a sentence.\n');
+    expect(cap.stderr.replace(/\r\x1b\[2K([⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏][^\r\n]*)?/g, '')).toBe('[aish] mcp a warning: first\n[aish] mcp a warning: second\n');
+  });
+
+  it('on a pipe a notice is a plain status line', () => {
+    const { cap, view } = setup(false);
+    view({ type: 'notice', message: 'mcp a error: disk full' });
+    expect(cap.stderr).toBe('[aish] mcp a error: disk full\n');
   });
 });
 
