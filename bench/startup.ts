@@ -5,7 +5,7 @@
 
 import { spawn as spawnPty } from 'node-pty';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { median } from './stats.js';
@@ -24,9 +24,15 @@ interface BenchHome {
   env: Record<string, string>;
 }
 
-/** A temp HOME with `<cwd>/.aishrc.json` holding `config`. */
+const homes: string[] = [];
+process.on('exit', () => {
+  for (const dir of homes) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A temp HOME with `<cwd>/.aishrc.json` holding `config`; removed when the bench exits. */
 export function benchHome(config: unknown): BenchHome {
   const home = mkdtempSync(path.join(tmpdir(), 'aish-bench-'));
+  homes.push(home);
   const cwd = path.join(home, 'project');
   mkdirSync(cwd);
   writeFileSync(path.join(cwd, '.aishrc.json'), JSON.stringify(config));
