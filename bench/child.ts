@@ -4,7 +4,7 @@
 // reader of the output) is not counted. Needs bash and GNU time (/usr/bin/time).
 
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawn as spawnPty } from 'node-pty';
@@ -26,6 +26,7 @@ export interface ChildOptions {
 }
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'aish-bench-rusage-'));
+process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
 let runs = 0;
 
 // bash reports the child's CPU to a file (fd 2 is redirected around `time` only), GNU time its peak

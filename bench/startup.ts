@@ -5,7 +5,7 @@
 
 import { spawn as spawnPty } from 'node-pty';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { median } from './stats.js';
@@ -24,9 +24,15 @@ interface BenchHome {
   env: Record<string, string>;
 }
 
-/** A temp HOME with `<cwd>/.aishrc.json` holding `config`. */
+const homes: string[] = [];
+process.on('exit', () => {
+  for (const dir of homes) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A temp HOME with `<cwd>/.aishrc.json` holding `config`; removed when the bench exits. */
 export function benchHome(config: unknown): BenchHome {
   const home = mkdtempSync(path.join(tmpdir(), 'aish-bench-'));
+  homes.push(home);
   const cwd = path.join(home, 'project');
   mkdirSync(cwd);
   writeFileSync(path.join(cwd, '.aishrc.json'), JSON.stringify(config));
@@ -56,6 +62,9 @@ function timeExit(args: string[], where?: BenchHome): Promise<number> {
   });
 }
 
+/** The pause after a pty run ends: its MCP servers are still exiting. */
+const SETTLE_MS = 300;
+
 /** Launch to the first prompt on a pseudo-terminal. */
 function timePrompt(where: BenchHome): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -71,28 +80,32 @@ function timePrompt(where: BenchHome): Promise<number> {
       if (seen.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '').includes(']> ')) {
         const ms = since(t0);
         clearTimeout(timer);
+        // The next run starts once this aish (and what it started) has gone, not during its exit.
+        term.onExit(() => setTimeout(() => resolve(ms), SETTLE_MS));
         term.kill();
-        resolve(ms);
       }
     });
   });
 }
 
-const BARE = (): Promise<number> => timeExit(['-e', '0']);
-
-/** Each case and the bare start, interleaved round by round; one warm-up round first. */
-async function interleaved(cases: Array<[string, () => Promise<number>]>, runs: number): Promise<Figure[]> {
-  const bare: number[] = [];
+/**
+ * Each case, right after a bare start (`bare`), round by round; one warm-up round first. The bare
+ * start runs before every case, so a burst of load meets both, and in the cases' environment: an
+ * inherited NODE_EXTRA_CA_CERTS alone made `node -e 0` 50 ms slower than any of them.
+ */
+async function interleaved(cases: Array<[string, () => Promise<number>]>, runs: number, bare: () => Promise<number>): Promise<Figure[]> {
+  const bareSamples: number[] = [];
   const samples = cases.map(() => [] as number[]);
   for (let round = -1; round < runs; round++) {
-    const b = await BARE();
-    if (round >= 0) bare.push(b);
     for (const [i, [, run]] of cases.entries()) {
+      const b = await bare();
       const ms = await run();
-      if (round >= 0) samples[i]!.push(ms);
+      if (round < 0) continue;
+      bareSamples.push(b);
+      samples[i]!.push(ms);
     }
   }
-  const bareMs = median(bare);
+  const bareMs = median(bareSamples);
   return cases.map(([name], i) => {
     const ms = median(samples[i]!);
     return { name, ms, bareMs, ratio: ms / bareMs };
@@ -112,5 +125,5 @@ export async function benchStartup(runs = 21, slowMcp?: Record<string, unknown>)
     const withMcp = benchHome({ ...config, mcp: { servers: slowMcp } });
     cases.push(['pty, 3 MCP servers: launch to first prompt', () => timePrompt(withMcp)]);
   }
-  return interleaved(cases, runs);
+  return interleaved(cases, runs, () => timeExit(['-e', '0'], plain));
 }

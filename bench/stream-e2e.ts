@@ -3,7 +3,8 @@
 // (markdown rendering), against bench/bare-client.mjs (fetch + eventsource-parser, text to stdout)
 // in the same mode. Each figure is the child's CPU beyond the same run with a one-delta reply, so
 // launch and exit cancel out; the peak RSS of the big reply is compared with the one-delta run
-// (idle) and with the reply's own size. Medians of interleaved runs.
+// (idle) and with the reply's own size, and the peak of a reply half as long gives what each
+// further character costs. Medians of interleaved runs.
 
 import path from 'node:path';
 import { ModelServer, type ScriptedResponse } from '../test/support/model-server.js';
@@ -51,14 +52,17 @@ export interface StreamFigure {
   aishMs: number;
   bareMs: number;
   ratio: number;
-  /** Peak RSS (KB) of aish with the big reply and with the one-delta reply. */
+  /** Peak RSS (KB) of aish with the big reply, with one half as long, and with the one-delta reply. */
   peakKb: number;
+  halfKb: number;
   idleKb: number;
 }
 
 export interface StreamE2e {
   figures: StreamFigure[];
   replyChars: number;
+  /** Characters of the half-size reply. */
+  halfChars: number;
   wireBytes: number;
 }
 
@@ -68,6 +72,8 @@ export async function benchStreamE2e(): Promise<StreamE2e> {
   const bigBody = streamBody(text);
   const big: ScriptedResponse = { type: 'raw', body: bigBody, headers: { 'content-type': 'text/event-stream' } };
   const one: ScriptedResponse = { type: 'raw', body: streamBody(text.slice(0, DELTA_CHARS)), headers: { 'content-type': 'text/event-stream' } };
+  const halfText = text.slice(0, (DELTAS / 2) * DELTA_CHARS);
+  const half: ScriptedResponse = { type: 'raw', body: streamBody(halfText), headers: { 'content-type': 'text/event-stream' } };
   const where = benchHome({ models: { fast: { endpoint: server.url, model: 'bench' } } });
   const url = `${server.url}/chat/completions`;
   const run = async (who: 'aish' | 'bare', reply: ScriptedResponse, pty: boolean): Promise<ChildRun> => {
@@ -75,7 +81,7 @@ export async function benchStreamE2e(): Promise<StreamE2e> {
     const args = who === 'aish' ? [aish, '-p', 'bench'] : [bareClient, url];
     const result = await measureChild(process.execPath, args, { ...where, pty });
     // A run that failed early would look fast: make sure the reply got through.
-    const expected = reply === big ? text.length * 0.9 : 1;
+    const expected = reply === big ? text.length * 0.9 : reply === half ? halfText.length * 0.9 : 1;
     if (result.output.length < expected) throw new Error(`${who} printed ${result.output.length} characters: ${result.output.slice(-300)}`);
     return result;
   };
@@ -83,9 +89,15 @@ export async function benchStreamE2e(): Promise<StreamE2e> {
     const figures: StreamFigure[] = [];
     for (const mode of ['piped', 'tty'] as const) {
       const pty = mode === 'tty';
-      const s = { aishBig: [] as ChildRun[], aishOne: [] as ChildRun[], bareBig: [] as ChildRun[], bareOne: [] as ChildRun[] };
+      const s = { aishBig: [] as ChildRun[], aishHalf: [] as ChildRun[], aishOne: [] as ChildRun[], bareBig: [] as ChildRun[], bareOne: [] as ChildRun[] };
       for (let round = -1; round < RUNS; round++) {
-        const results = { aishBig: await run('aish', big, pty), aishOne: await run('aish', one, pty), bareBig: await run('bare', big, pty), bareOne: await run('bare', one, pty) };
+        const results = {
+          aishBig: await run('aish', big, pty),
+          aishHalf: await run('aish', half, pty),
+          aishOne: await run('aish', one, pty),
+          bareBig: await run('bare', big, pty),
+          bareOne: await run('bare', one, pty),
+        };
         if (round < 0) continue;
         for (const k of Object.keys(s) as Array<keyof typeof s>) s[k].push(results[k]);
       }
@@ -93,9 +105,9 @@ export async function benchStreamE2e(): Promise<StreamE2e> {
       const rss = (xs: ChildRun[]) => median(xs.map((r) => r.peakRssKb));
       const aishMs = cpu(s.aishBig) - cpu(s.aishOne);
       const bareMs = cpu(s.bareBig) - cpu(s.bareOne);
-      figures.push({ mode, aishMs, bareMs, ratio: aishMs / bareMs, peakKb: rss(s.aishBig), idleKb: rss(s.aishOne) });
+      figures.push({ mode, aishMs, bareMs, ratio: aishMs / bareMs, peakKb: rss(s.aishBig), halfKb: rss(s.aishHalf), idleKb: rss(s.aishOne) });
     }
-    return { figures, replyChars: text.length, wireBytes: bigBody.length };
+    return { figures, replyChars: text.length, halfChars: halfText.length, wireBytes: bigBody.length };
   } finally {
     await server.close();
   }

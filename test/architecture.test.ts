@@ -1,6 +1,6 @@
 // The shape of src/ (SPEC §1, STYLE.md, docs/architecture.md): every folder imports only the
 // folders below it in the table, no file takes part in an import cycle (type-only imports
-// included), only main.ts touches `process`, the context store and the turn core do no I/O of
+// included), only main.ts and the start-up file entry.ts touch `process`, the context store and the turn core do no I/O of
 // their own, and the broker loads its HTTP client and SSE parser lazily.
 
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -20,12 +20,16 @@ const LAYERS: Record<string, readonly string[]> = {
   'is-record': [],
   'cmd-contract': [],
   'tool-call': [],
+  // Text grown by many small pieces (a streamed reply), kept as a few flat strings.
+  'text-buffer': [],
   // The system clipboard: a tool on PATH or OSC 52.
   clipboard: [],
   config: ['errors'],
   cli: ['errors'],
+  // The CommonJS start-up file: --help, --version and a bad flag, then main.ts.
+  entry: ['cli', 'errors'],
   // The broker knows nothing of MCP, tools, turns or rendering.
-  broker: ['config', 'errors', 'is-record'],
+  broker: ['config', 'errors', 'is-record', 'text-buffer'],
   // MCP sessions know nothing of the broker or the turn core.
   mcp: ['config', 'errors', 'is-record', 'tool-call'],
   'line-router': ['config'],
@@ -38,7 +42,7 @@ const LAYERS: Record<string, readonly string[]> = {
   // The current directory's git work tree: the [project] block, @file mentions, git diff.
   project: ['config', 'errors', 'shell'],
   // The turn core: where the broker's replies, the gate and the context meet. No MCP, no terminal.
-  turn: ['broker', 'cmd-contract', 'config', 'context', 'errors', 'history', 'is-record', 'model-routing', 'safety', 'tool-call'],
+  turn: ['broker', 'cmd-contract', 'config', 'context', 'errors', 'history', 'is-record', 'model-routing', 'safety', 'text-buffer', 'tool-call'],
   // Tool hosts: the MCP registry (and later built-ins) seen as the turn core's ToolHost.
   tools: ['broker', 'mcp', 'safety', 'turn', 'tool-call'],
   // Everything a person sees; it draws the events of the layers below and produces none.
@@ -146,8 +150,8 @@ describe('no import cycle', () => {
 });
 
 describe('edges of the program', () => {
-  it('touches process only in main.ts (argv, env, stdio, signals, exit)', () => {
-    for (const file of files.filter((f) => f !== 'main.ts')) {
+  it('touches process only in main.ts and the start-up file entry.ts (argv, env, stdio, signals, exit)', () => {
+    for (const file of files.filter((f) => f !== 'main.ts' && f !== 'entry.ts')) {
       const text = readFileSync(path.join(SRC, file), 'utf8');
       expect(text, file).not.toMatch(/\bprocess\.(argv|env|stdin|stdout|stderr|exit|on|once|cwd)\b/);
     }

@@ -5,11 +5,13 @@
 import { ToolCallAccumulator } from './accumulator.js';
 import { apiError } from './errors.js';
 import { isRecord } from '../is-record.js';
+import { TextBuffer } from '../text-buffer.js';
 import type { BrokerEvent, ChatResult, TokenUsage } from './types.js';
 
 /** Builds one reply from its chunks; `emit` receives events synchronously, in arrival order. */
 export class ReplyBuilder {
-  #text = '';
+  /** The reply's text: a streamed reply is 100 000 deltas or more, kept compact (TextBuffer). */
+  readonly #text = new TextBuffer();
   #finishReason: string | null = null;
   #usage: TokenUsage | undefined;
   #receivedDelta = false;
@@ -53,7 +55,7 @@ export class ReplyBuilder {
   result(): ChatResult {
     const { calls, unnamed } = this.#tools.calls();
     if (unnamed > 0) this.emit({ type: 'warning', message: `ignored ${unnamed} tool call${unnamed === 1 ? '' : 's'} without a name` });
-    const result: ChatResult = { text: this.#text, toolCalls: calls, finishReason: this.#finishReason, receivedDelta: this.#receivedDelta };
+    const result: ChatResult = { text: this.#text.toString(), toolCalls: calls, finishReason: this.#finishReason, receivedDelta: this.#receivedDelta };
     if (this.#usage) result.usage = this.#usage;
     // Neither a finish_reason nor [DONE]: the connection was cut, the text may stop mid-sentence.
     if (!this.#ended && this.#finishReason === null && this.#receivedDelta) result.cut = true;
@@ -72,7 +74,7 @@ export class ReplyBuilder {
 
   #appendText(text: string): void {
     if (text === '') return;
-    this.#text += text;
+    this.#text.push(text);
     this.#receivedDelta = true;
     this.emit({ type: 'text', text });
   }

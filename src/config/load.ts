@@ -1,8 +1,15 @@
 // Finds and validates the config: `--config PATH` (strict) or cosmiconfig's search for `aish`
 // upward from the cwd to HOME, then $XDG_CONFIG_HOME/aish/. No file at all is fine: the built-in
 // presets apply. Every problem becomes a ConfigError listing them all.
+//
+// cosmiconfig and what it brings (js-yaml, a JSON error formatter, node:crypto) cost about 20 ms
+// of every start (docs/performance.md). So the search is first made here, the way cosmiconfig
+// makes it; when it ends in a JSON file that parses, or in no file, cosmiconfig is not loaded.
+// Anything else (YAML, JS, TS, a parse error, an unreadable file, cosmiconfig's own meta config)
+// runs cosmiconfig's search from the start, so results and error texts are cosmiconfig's.
 
-import { access } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { ConfigError, errorMessage } from '../errors.js';
 import { defaultModels } from './default-models.js';
@@ -39,26 +46,6 @@ export interface LoadedConfig {
 
 /** Loads the config. Throws ConfigError (listing every problem) when it cannot be used. */
 export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig> {
-  const cosmiconfigModule = await import('cosmiconfig');
-  // A CommonJS package: bundled, its exports may sit on `default`.
-  const cosmiconfig = cosmiconfigModule.cosmiconfig ?? (cosmiconfigModule as unknown as { default: typeof cosmiconfigModule }).default.cosmiconfig;
-  const loadTs = async (filepath: string) => {
-    const { createJiti } = await import('jiti');
-    const jiti = createJiti(filepath, {
-      alias: opts.definePath ? { aish: opts.definePath } : {},
-      moduleCache: false,
-      fsCache: false,
-    });
-    return jiti.import(filepath, { default: true });
-  };
-  const explorer = cosmiconfig('aish', {
-    searchPlaces: CONFIG_SEARCH_PLACES,
-    searchStrategy: 'global',
-    stopDir: opts.stopDir,
-    cache: false,
-    loaders: { '.ts': loadTs, '.mts': loadTs, '.cts': loadTs },
-  });
-
   let found: { config: unknown; filepath: string; isEmpty?: boolean } | null;
   if (opts.configPath !== undefined) {
     const file = path.resolve(opts.cwd, opts.configPath);
@@ -67,9 +54,16 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig>
     } catch {
       throw new ConfigError(file, [{ path: '', message: 'file not found (given with --config)' }]);
     }
+    const explorer = await cosmiconfigExplorer(opts);
     found = await readOrThrow(file, () => explorer.load(file));
   } else {
-    found = await readOrThrow(undefined, () => explorer.search(opts.cwd));
+    const quick = await quickSearch(opts.cwd, opts.stopDir, opts.env);
+    if (quick === 'cosmiconfig') {
+      const explorer = await cosmiconfigExplorer(opts);
+      found = await readOrThrow(undefined, () => explorer.search(opts.cwd));
+    } else {
+      found = quick;
+    }
   }
 
   const file = found?.filepath;
@@ -82,6 +76,29 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig>
   return { config: result.config, file };
 }
 
+/** cosmiconfig's explorer for `aish`, set up as the docs describe (loaded only when needed). */
+async function cosmiconfigExplorer(opts: LoadConfigOptions) {
+  const cosmiconfigModule = await import('cosmiconfig');
+  // A CommonJS package: bundled, its exports may sit on `default`.
+  const cosmiconfig = cosmiconfigModule.cosmiconfig ?? (cosmiconfigModule as unknown as { default: typeof cosmiconfigModule }).default.cosmiconfig;
+  const loadTs = async (filepath: string) => {
+    const { createJiti } = await import('jiti');
+    const jiti = createJiti(filepath, {
+      alias: opts.definePath ? { aish: opts.definePath } : {},
+      moduleCache: false,
+      fsCache: false,
+    });
+    return jiti.import(filepath, { default: true });
+  };
+  return cosmiconfig('aish', {
+    searchPlaces: CONFIG_SEARCH_PLACES,
+    searchStrategy: 'global',
+    stopDir: opts.stopDir,
+    cache: false,
+    loaders: { '.ts': loadTs, '.mts': loadTs, '.cts': loadTs },
+  });
+}
+
 async function readOrThrow<T>(file: string | undefined, read: () => Promise<T>): Promise<T> {
   try {
     return await read();
@@ -89,5 +106,75 @@ async function readOrThrow<T>(file: string | undefined, read: () => Promise<T>):
     const where = (err as { filepath?: string }).filepath ?? file;
     const first = errorMessage(err).split('\n').filter(Boolean).slice(0, 3).join(' ');
     throw new ConfigError(where, [{ path: '', message: `cannot be read: ${first}` }]);
+  }
+}
+
+/** What cosmiconfig's `globalConfigSearchPlaces` are, in its order. */
+const GLOBAL_SEARCH_PLACES = ['config', 'config.json', 'config.yaml', 'config.yml', 'config.js', 'config.ts', 'config.cjs', 'config.mjs'];
+/** cosmiconfig's meta config files, looked for in the process's cwd when an explorer is made. */
+const META_SEARCH_PLACES = ['package.json', 'package.yaml', '.config/config.json', '.config/config.yaml', '.config/config.yml', '.config/config.js', '.config/config.ts', '.config/config.cjs', '.config/config.mjs'];
+/** Read errors that make cosmiconfig go on to the next place. */
+const SKIPPED = new Set(['ENOENT', 'EISDIR', 'ENOTDIR', 'EACCES']);
+
+/**
+ * cosmiconfig's search (`searchStrategy: 'global'`), made without it: each search place of `cwd`
+ * and each parent up to `stopDir`, then of the global config dir; blank files are passed over.
+ * The result when it ends in a JSON file that parses to something other than null, with no
+ * `$import` (or in no file at all); 'cosmiconfig' when anything else must decide. cosmiconfig
+ * reads the process's cwd (its meta config) and environment (the global dir): main.ts passes
+ * both, as `cwd` and `env`.
+ */
+export async function quickSearch(cwd: string, stopDir: string, env: Record<string, string | undefined>): Promise<{ config: unknown; filepath: string } | null | 'cosmiconfig'> {
+  // A meta config (package.json, .config/config.*) can change the search, or be the config.
+  for (const place of META_SEARCH_PLACES) {
+    if ((await readPlace(path.join(cwd, place))) !== 'skip') return 'cosmiconfig';
+  }
+  for (const { dir, places } of searchDirs(path.resolve(cwd), path.resolve(stopDir), env)) {
+    for (const place of places) {
+      const filepath = path.join(dir, place);
+      const read = await readPlace(filepath);
+      if (read === 'skip') continue;
+      if (read === 'other') return 'cosmiconfig';
+      if (read.trim() === '') continue;
+      if (path.extname(filepath) !== '.json') return 'cosmiconfig';
+      let config: unknown;
+      try {
+        config = JSON.parse(read);
+      } catch {
+        return 'cosmiconfig';
+      }
+      if (config === null || (typeof config === 'object' && Object.hasOwn(config, '$import'))) return 'cosmiconfig';
+      return { config, filepath };
+    }
+  }
+  return null;
+}
+
+/** The directories cosmiconfig searches, in order, with their search places. */
+function* searchDirs(start: string, stopDir: string, env: Record<string, string | undefined>): Generator<{ dir: string; places: readonly string[] }> {
+  yield { dir: start, places: CONFIG_SEARCH_PLACES };
+  for (let dir = start; dir !== stopDir; ) {
+    const parent = path.dirname(dir);
+    if (parent === dir) break;
+    yield { dir: parent, places: CONFIG_SEARCH_PLACES };
+    dir = parent;
+  }
+  yield { dir: globalConfigDir(env), places: GLOBAL_SEARCH_PLACES };
+}
+
+/** env-paths' config dir for `aish` (no suffix), as cosmiconfig computes it. */
+function globalConfigDir(env: Record<string, string | undefined>): string {
+  const home = os.homedir();
+  if (os.platform() === 'darwin') return path.join(home, 'Library', 'Preferences', 'aish');
+  if (os.platform() === 'win32') return path.join(env.APPDATA || path.join(home, 'AppData', 'Roaming'), 'aish', 'Config');
+  return path.join(env.XDG_CONFIG_HOME || path.join(home, '.config'), 'aish');
+}
+
+/** A file's text; 'skip' where cosmiconfig goes on to the next place; 'other' for any other failure. */
+async function readPlace(filepath: string): Promise<string | 'skip' | 'other'> {
+  try {
+    return await readFile(filepath, 'utf8');
+  } catch (err) {
+    return SKIPPED.has((err as NodeJS.ErrnoException).code ?? '') ? 'skip' : 'other';
   }
 }

@@ -3,7 +3,6 @@
 // under aish's state dir. Without a state dir everything stays in memory for the session. The
 // file is rewritten whole (temp file, then rename), so a crash never leaves half a token behind.
 
-import { randomUUID } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
@@ -61,7 +60,8 @@ export class OAuthStore {
     try {
       const dir = path.dirname(this.#file);
       mkdirSync(dir, { recursive: true, mode: 0o700 });
-      const temp = `${this.#file}.${randomUUID()}.tmp`;
+      // The global crypto: importing node:crypto here cost every start 7 ms (docs/performance.md).
+      const temp = `${this.#file}.${crypto.randomUUID()}.tmp`;
       writeFileSync(temp, `${JSON.stringify({ version: 1, servers: this.#records }, null, 2)}\n`, { mode: 0o600 });
       chmodSync(temp, 0o600);
       renameSync(temp, this.#file);

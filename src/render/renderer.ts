@@ -11,8 +11,8 @@ import { Spinner } from './spinner.js';
 export class Renderer implements ExecView {
   /** Whether the last thing written to output ended a line. */
   #atLineStart = true;
-  /** Whether output is corked by `stream` until the next microtask (or `flush`). */
-  #batching = false;
+  /** Reply text `stream` holds until the next microtask (or `flush`), and what was written after it. */
+  #batch: string[] = [];
 
   /**
    * `redact` is applied to status, error and context lines, informational text and tool frames
@@ -36,32 +36,32 @@ export class Renderer implements ExecView {
   /** Writes text to output as is. */
   write(text: string): void {
     if (text.length === 0) return;
-    this.io.output.write(text);
+    // While `stream` holds reply text, what follows it joins the batch, so the order holds.
+    if (this.#batch.length > 0) this.#batch.push(text);
+    else this.io.output.write(text);
     this.#atLineStart = text.endsWith('\n');
   }
 
   /**
    * Writes streamed reply text. The hundreds of deltas one network read carries reach the output
-   * as one write, not one system call each: the stream is corked until the current job and its
-   * microtasks are done, so the person sees the text as soon as it would have been seen anyway.
-   * Other writes to output keep their order (the stream holds them); anything that writes
-   * elsewhere (the error stream, a spinner) calls `flush` first.
+   * as one string in one write, not a write (or a stream's buffered chunk) each: they are held
+   * until the current job and its microtasks are done, so the person sees the text as soon as it
+   * would have been seen anyway. Other writes through the renderer join the batch, so the order
+   * holds; anything that writes elsewhere (the error stream, a spinner) calls `flush` first.
    */
   stream(text: string): void {
     if (text.length === 0) return;
-    if (!this.#batching && this.io.output.cork && this.io.output.uncork) {
-      this.#batching = true;
-      this.io.output.cork();
-      queueMicrotask(() => this.flush());
-    }
-    this.write(text);
+    if (this.#batch.length === 0) queueMicrotask(() => this.flush());
+    this.#batch.push(text);
+    this.#atLineStart = text.endsWith('\n');
   }
 
   /** Sends what `stream` holds back to output now. */
   flush(): void {
-    if (!this.#batching) return;
-    this.#batching = false;
-    this.io.output.uncork?.();
+    if (this.#batch.length === 0) return;
+    const text = this.#batch.length === 1 ? this.#batch[0]! : this.#batch.join('');
+    this.#batch = [];
+    this.io.output.write(text);
   }
 
   /** Ends the current output line if one is open. */

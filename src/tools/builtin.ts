@@ -14,8 +14,11 @@ export interface BuiltinOptions {
   /** The shell's current directory, which follows `cd`. */
   cwd: () => string;
   now: () => Date;
-  /** IANA name of the local time zone. */
-  timeZone: string;
+  /**
+   * IANA name of the local time zone, or how to get it when the tool runs: the first
+   * `Intl.DateTimeFormat` costs about 40 ms (ICU's time zone data), too much for every start.
+   */
+  timeZone: string | (() => string);
   /** Longest text a read returns (`mcp.max_result_chars`). */
   maxChars: number;
 }
@@ -35,7 +38,7 @@ export function builtinToolHost(opts: BuiltinOptions): ToolHost {
   const all: Record<string, Builtin> = {
     aish__current_date: {
       definition: tool('aish__current_date', 'The current date, time and time zone of the user', object({})),
-      run: async () => ok(describeNow(opts.now(), opts.timeZone)),
+      run: async () => ok(describeNow(opts.now(), typeof opts.timeZone === 'string' ? opts.timeZone : opts.timeZone())),
     },
     aish__read_file: {
       definition: tool(

@@ -35,7 +35,7 @@ export class SessionTools implements ToolControls {
       enabled: opts.builtins,
       cwd: opts.cwd,
       now: () => new Date(),
-      timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      timeZone: () => Intl.DateTimeFormat().resolvedOptions().timeZone,
       maxChars: opts.maxChars,
     });
     this.#all = composeToolHosts([builtins, mcpToolHost(opts.mcp)]);

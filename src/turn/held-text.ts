@@ -1,20 +1,22 @@
 // The text of a reply as it streams, passed on only once it is known to be text: the part that is,
 // or could still become, a leaked tool call (leaked-calls.ts) is held back, so on a terminal a call
 // written as text never flashes on screen. What was passed on is never taken back. This runs for
-// every delta: the scan sees only a window from a little before what was shown, so a long reply
-// costs its length, not its length squared.
+// every delta: the scan sees only a short window from a little before what was shown (each delta
+// makes V8 flatten the window, so its length is paid per delta), and with no tools offered nothing
+// is held or scanned at all.
 
+import { TextBuffer } from '../text-buffer.js';
 import { HoldScan } from './leaked-calls.js';
 
 /** How much shown text the window keeps in front of the held part (a name run before `[ARGS]`). */
 const LOOKBACK = 512;
-/** The window is cut back only once it is this long, so cutting stays cheap. */
-const WINDOW_MAX = 16_384;
+/** The window is cut back once it is this long and the cut drops at least half of it. */
+const WINDOW_MAX = 1024;
 
 export class HeldText {
-  readonly #pieces: string[] = [];
-  #joined: string | null = '';
-  #length = 0;
+  readonly #text = new TextBuffer();
+  /** No tools offered: every fragment is text as it comes. */
+  readonly #passThrough: boolean;
   /** The reply from index #base on. */
   #window = '';
   #base = 0;
@@ -24,22 +26,25 @@ export class HeldText {
 
   /** `offered`: the tool names of this request (none: nothing is held). `show` gets known text. */
   constructor(offered: ReadonlySet<string>, show: (text: string) => void) {
+    this.#passThrough = offered.size === 0;
     this.#scan = new HoldScan(offered);
     this.#show = show;
   }
 
   /** Everything received so far. */
   get text(): string {
-    this.#joined ??= this.#pieces.join('');
-    return this.#joined;
+    return this.#text.toString();
   }
 
   /** Adds a streamed fragment and passes on what is now known to be text. */
   push(fragment: string): void {
     if (fragment === '') return;
-    this.#pieces.push(fragment);
-    this.#joined = null;
-    this.#length += fragment.length;
+    this.#text.push(fragment);
+    if (this.#passThrough) {
+      this.#shown = this.#text.length;
+      this.#show(fragment);
+      return;
+    }
     this.#window += fragment;
     this.release(this.#scan.end(this.#window, this.#base));
     if (this.#scan.settled && this.#window.length > WINDOW_MAX) {
@@ -52,7 +57,7 @@ export class HeldText {
   }
 
   /** Passes on the text up to `end` (default: all of it), once the reply has been judged. */
-  release(end = this.#length): void {
+  release(end = this.#text.length): void {
     if (end <= this.#shown) return;
     this.#show(this.#window.slice(this.#shown - this.#base, end - this.#base));
     this.#shown = end;

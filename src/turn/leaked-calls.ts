@@ -175,20 +175,28 @@ function nameRunBefore(text: string, end: number): number {
 /** The start of a tail that could still grow into a marker or `name[ARGS]`; else text.length. */
 function partialMarkerAt(text: string, offered: ReadonlySet<string>): number {
   let at = text.length;
-  for (const m of ALL_MARKERS) {
-    for (let k = Math.min(m.length - 1, text.length); k > 0; k--) {
-      if (m.startsWith(text.slice(text.length - k))) {
-        at = Math.min(at, text.length - k);
-        break;
-      }
+  // The longest tail that is the start of a marker. This runs for every delta: a tail is compared
+  // only when its first character starts some marker, and without copying it.
+  for (let k = Math.min(LONGEST_MARKER - 1, text.length); k > 0; k--) {
+    if (!MARKER_STARTS.has(text.charCodeAt(text.length - k))) continue;
+    if (MARKER_PREFIXES.some((prefixes) => k <= prefixes.length && text.endsWith(prefixes[k - 1]!))) {
+      at = text.length - k;
+      break;
     }
   }
   // A word at the very end that could be an offered tool's name may be followed by `[ARGS]`; hold
   // it until the next character says. Other words show at once (also when a stream stalls).
   const run = nameRunBefore(text, at);
+  if (run === 0) return at;
   const name = text.slice(at - run, at);
-  return run > 0 && [...offered].some((n) => n.startsWith(name)) ? at - run : at;
+  for (const n of offered) if (n.startsWith(name)) return at - run;
+  return at;
 }
+
+/** The first characters of the markers (`[`, `<`). */
+const MARKER_STARTS = new Set(ALL_MARKERS.map((m) => m.charCodeAt(0)));
+/** For each marker, its proper prefixes by length: `[`, `[T`, ... `[TOOL_CALLS`. */
+const MARKER_PREFIXES: readonly string[][] = ALL_MARKERS.map((m) => Array.from({ length: m.length - 1 }, (_, i) => m.slice(0, i + 1)));
 
 function readMarked(text: string, start: number, offered: ReadonlySet<string>): LeakVerdict {
   const before = text.slice(0, start).trimEnd();
