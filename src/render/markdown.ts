@@ -27,7 +27,7 @@ import { highlighterFor, type LineHighlighter } from './highlight.js';
 import { InlineParser } from './markdown-inline.js';
 import { LineStart, type LineKind } from './markdown-line-start.js';
 import { BOLD, createPainter, DIM, UNDERLINE, type Paint } from './markdown-style.js';
-import { parseDelimiter, renderTable, splitRow, type HeldTable } from './markdown-table.js';
+import { loadWidths, parseDelimiter, renderTable, splitRow, type HeldTable } from './markdown-table.js';
 import { Wrapper, type Out } from './markdown-wrap.js';
 
 export { textWidth } from './markdown-wrap.js';
@@ -300,6 +300,7 @@ export class MarkdownRenderer {
       }
       this.#out.s += `${head.indentText}${head.line}\n`;
     }
+    void loadWidths();
     this.#headCandidate = { line, indentText: this.#start.indentText, indent: this.#start.indent, cells: splitRow(line) };
   }
 

@@ -1,7 +1,17 @@
 import stripAnsi from 'strip-ansi';
-import { describe, expect, it } from 'vitest';
+import stringWidth from 'string-width';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MarkdownRenderer } from '../../src/render/markdown.js';
-import { parseDelimiter, splitRow } from '../../src/render/markdown-table.js';
+import { estimateWidth, loadWidths, parseDelimiter, splitRow } from '../../src/render/markdown-table.js';
+
+// string-width loads on the first row that may start a table; here it is there from the start.
+beforeAll(() => loadWidths());
+
+describe('the width estimate used until string-width has loaded', () => {
+  it.each(['plain', 'naïve café', '日本語', '한국어 text', '👍 ok', 'e\u0301', '全角ＡＢＣ', 'Ελληνικά'])('%j matches string-width', (text) => {
+    expect(estimateWidth(text)).toBe(stringWidth(text));
+  });
+});
 import { createStyle } from '../../src/render/style.js';
 
 function render(text: string, opts: { width?: number; chunks?: (text: string) => string[]; level?: 0 | 1 } = {}): string {
