@@ -53,6 +53,43 @@ describe('log lines and results from a hostile server', () => {
     expect(toolTurn('k').content).toMatch(/^\[resource_link file:\/\/\/srv\/report\.md\] report\.md \x1b\]0;pwned/);
   });
 
+  it('a hostile server\'s form and sampling prompt reach the screen made visible, and nobody at the terminal declines both', async () => {
+    e2e.server.enqueue(call('q', 'fx__ask'), textReply(['ok']));
+    const r = await runAish({ stdin: 'ask me\n', cwd: e2e.h.cwd, env: e2e.h.env });
+    expect(r.stderr).toContain('[aish] mcp fx asked: Your name? ^[]0;pwned^G');
+    expect(r.stderr).toContain('[aish] mcp fx: sampling request denied (mcp.sampling)');
+    expect(r.stdout + r.stderr).not.toMatch(RAW_CONTROL);
+    const answer = JSON.parse(toolTurn('q').content);
+    expect(answer.form).toEqual({ action: 'decline' });
+    expect(answer.sampled.error).toMatch(/User rejected sampling request/);
+    expect(e2e.server.requests).toHaveLength(2);
+  });
+
+  it('on a terminal the hostile form and sampling questions are shown made visible; the answers reach the server', async () => {
+    e2e.server.enqueue(call('q', 'fx__ask'), textReply(['ok']));
+    const t = PtySession.start({ cwd: e2e.h.cwd, env: e2e.h.env });
+    try {
+      await t.waitFor(/\]> $/);
+      t.line('ask me');
+      await t.waitFor('mcp fx asks: Your name? ^[]0;pwned^G');
+      await t.waitFor('answer it? [y/N/c]');
+      t.line('y');
+      await t.waitFor('name (required) [string]: ');
+      expect(t.text).toContain('name: the name ^[]0;pwned^G');
+      t.line('Ada');
+      await t.waitFor(/asks the model: Say hi \^\[\]0;pwned\^G.*\[y\/N\] /);
+      t.line('n');
+      await t.waitFor(/\]> $/, { from: t.text.indexOf('asks the model: Say hi') });
+      expect(t.raw).not.toContain('\x1b]0;pwned');
+      expect(t.raw).not.toContain('\u202e');
+      const answer = JSON.parse(toolTurn('q').content);
+      expect(answer.form).toEqual({ action: 'accept', content: { name: 'Ada' } });
+      expect(answer.sampled.error).toMatch(/User rejected sampling request/);
+    } finally {
+      t.kill();
+    }
+  });
+
   it('a structuredContent that breaks its outputSchema is rejected, and both the model and the person are told', async () => {
     e2e.server.enqueue(call('b', 'fx__bad_weather'), call('v', 'fx__weather'), textReply(['ok']));
     const r = await runAish({ stdin: 'weather\n', cwd: e2e.h.cwd, env: e2e.h.env });
