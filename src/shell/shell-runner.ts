@@ -37,7 +37,7 @@ export interface ShellRunnerParts {
   view: ExecView;
   /** Captured output goes here for the next user turn. */
   pending: PendingOutput;
-  /** Called after a `cd` (or `pushd`...) changed the directory. */
+  /** Called after a `cd` changed the directory. */
   onCwdChange?: (cwd: string) => void;
 }
 
