@@ -16,13 +16,15 @@ const START_TARGETS: Record<string, string> = {
   '--version, launch to exit': '<= 1.1',
   '--help, launch to exit': '<= 1.1',
   'piped, empty stdin: launch to exit': '<= 1.5',
+  'piped, one line (echo hi): launch to exit': '- (the program loaded, a shell run)',
   'pty, launch to first prompt': '<= 1.3',
+  'pty, launch to first key echoed': '- (the line editor taking keys)',
   'pty, 3 MCP servers: launch to first prompt': 'prompt before they connect',
 };
 if (want('startup')) {
   const mcpServers = { one: fixtureStdio(), two: fixtureStdio(), three: fixtureStdio() };
   for (const f of await benchStartup(21, mcpServers)) {
-    row(f.name, ms(f.ms), `node -e 0 ${ms(f.bareMs)} (median of 21)`, f.ratio.toFixed(2), START_TARGETS[f.name] ?? '');
+    row(f.name, ms(f.ms), `node -e 0${f.bare === 'pty' ? ' on a pty' : ''} ${ms(f.bareMs)} (median of 21)`, f.ratio.toFixed(2), START_TARGETS[f.name] ?? '');
   }
 }
 

@@ -1,7 +1,9 @@
 // Start-up, as a person and a script see it, each against a bare `node -e 0` measured in the same
-// run, interleaved, medians: launch to exit for `--version`, `--help` and a piped run that starts,
-// reads EOF on an empty stdin and exits (with a config file); launch to the first prompt on a
-// pseudo-terminal (config file, no MCP servers; and with three slow MCP servers configured).
+// run, interleaved, medians: launch to exit for `--version`, `--help`, a piped run that starts,
+// reads EOF on an empty stdin and exits (with a config file) and one that runs a line; on a
+// pseudo-terminal, launch to the first prompt and to the echo of a key typed at it (config file,
+// no MCP servers; and the prompt with three slow MCP servers configured), against `node -e 0` run
+// on a pseudo-terminal the same way.
 
 import { spawn as spawnPty } from 'node-pty';
 import { spawn } from 'node:child_process';
@@ -16,6 +18,8 @@ export interface Figure {
   name: string;
   ms: number;
   bareMs: number;
+  /** Where the baseline `node -e 0` ran: on a pipe, or on a pseudo-terminal as the case did. */
+  bare: 'pipe' | 'pty';
   ratio: number;
 }
 
@@ -51,12 +55,12 @@ function since(t0: bigint): number {
   return Number(process.hrtime.bigint() - t0) / 1e6;
 }
 
-/** Launch to exit of `node args`, stdin an empty pipe. */
-function timeExit(args: string[], where?: BenchHome): Promise<number> {
+/** Launch to exit of `node args`, stdin a pipe that gives `input` and ends. */
+function timeExit(args: string[], where?: BenchHome, input = ''): Promise<number> {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
     const child = spawn(process.execPath, args, { cwd: where?.cwd, env: where?.env, stdio: ['pipe', 'ignore', 'ignore'] });
-    child.stdin.end();
+    child.stdin.end(input);
     child.on('error', reject);
     child.on('exit', (code) => (code === 0 ? resolve(since(t0)) : reject(new Error(`node ${args.join(' ')} exited with ${code}`))));
   });
@@ -65,65 +69,104 @@ function timeExit(args: string[], where?: BenchHome): Promise<number> {
 /** The pause after a pty run ends: its MCP servers are still exiting. */
 const SETTLE_MS = 300;
 
-/** Launch to the first prompt on a pseudo-terminal. */
-function timePrompt(where: BenchHome): Promise<number> {
+/** What `timePrompt` waits for after the launch: the prompt, or the echo of a key typed at it. */
+type PromptMark = 'prompt' | 'echo';
+
+const visible = (screen: string) => screen.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
+
+/**
+ * Launch to the first prompt on a pseudo-terminal (`mark` 'prompt'), or to the echo of a key typed
+ * as soon as the prompt shows ('echo'): the line editor taking keys.
+ */
+function timePrompt(where: BenchHome, mark: PromptMark): Promise<number> {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
     const term = spawnPty(process.execPath, [aish], { cwd: where.cwd, env: where.env, cols: 100, rows: 30 });
     let seen = '';
+    let typed = false;
     const timer = setTimeout(() => {
       term.kill();
-      reject(new Error(`no prompt within 10 s; screen: ${seen}`));
+      reject(new Error(`no ${mark} within 10 s; screen: ${seen}`));
     }, 10_000);
+    const done = () => {
+      const ms = since(t0);
+      clearTimeout(timer);
+      // The next run starts once this aish (and what it started) has gone, not during its exit.
+      term.onExit(() => setTimeout(() => resolve(ms), SETTLE_MS));
+      term.kill();
+    };
     term.onData((d) => {
       seen += d;
-      if (seen.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '').includes(']> ')) {
-        const ms = since(t0);
-        clearTimeout(timer);
-        // The next run starts once this aish (and what it started) has gone, not during its exit.
-        term.onExit(() => setTimeout(() => resolve(ms), SETTLE_MS));
-        term.kill();
+      const text = visible(seen);
+      if (!text.includes(']> ')) return;
+      if (mark === 'prompt') return done();
+      if (!typed) {
+        typed = true;
+        term.write('x');
       }
+      if (text.endsWith(']> x')) done();
     });
   });
 }
 
+/** `node -e 0` on a pseudo-terminal like the one above, launch to exit: the pty's own cost included. */
+function timeBarePty(where: BenchHome): Promise<number> {
+  return new Promise((resolve) => {
+    const t0 = process.hrtime.bigint();
+    const term = spawnPty(process.execPath, ['-e', '0'], { cwd: where.cwd, env: where.env, cols: 100, rows: 30 });
+    term.onExit(() => {
+      const ms = since(t0);
+      setTimeout(() => resolve(ms), SETTLE_MS);
+    });
+  });
+}
+
+/** A start-up case and the bare start it is compared with: `node -e 0` on a pipe or on a pty. */
+interface Case {
+  name: string;
+  run: () => Promise<number>;
+  bare: 'pipe' | 'pty';
+}
+
 /**
- * Each case, right after a bare start (`bare`), round by round; one warm-up round first. The bare
- * start runs before every case, so a burst of load meets both, and in the cases' environment: an
- * inherited NODE_EXTRA_CA_CERTS alone made `node -e 0` 50 ms slower than any of them.
+ * Each case, right after a bare start of its kind, round by round; one warm-up round first. The
+ * bare start runs before every case, so a burst of load meets both, and in the cases'
+ * environment: an inherited NODE_EXTRA_CA_CERTS alone made `node -e 0` 50 ms slower than any of
+ * them.
  */
-async function interleaved(cases: Array<[string, () => Promise<number>]>, runs: number, bare: () => Promise<number>): Promise<Figure[]> {
-  const bareSamples: number[] = [];
+async function interleaved(cases: Case[], runs: number, bare: Record<Case['bare'], () => Promise<number>>): Promise<Figure[]> {
+  const bareSamples: Record<Case['bare'], number[]> = { pipe: [], pty: [] };
   const samples = cases.map(() => [] as number[]);
   for (let round = -1; round < runs; round++) {
-    for (const [i, [, run]] of cases.entries()) {
-      const b = await bare();
-      const ms = await run();
+    for (const [i, c] of cases.entries()) {
+      const b = await bare[c.bare]();
+      const ms = await c.run();
       if (round < 0) continue;
-      bareSamples.push(b);
+      bareSamples[c.bare].push(b);
       samples[i]!.push(ms);
     }
   }
-  const bareMs = median(bareSamples);
-  return cases.map(([name], i) => {
+  return cases.map((c, i) => {
     const ms = median(samples[i]!);
-    return { name, ms, bareMs, ratio: ms / bareMs };
+    const bareMs = median(bareSamples[c.bare]);
+    return { name: c.name, ms, bareMs, bare: c.bare, ratio: ms / bareMs };
   });
 }
 
 export async function benchStartup(runs = 21, slowMcp?: Record<string, unknown>): Promise<Figure[]> {
   const config = { models: { fast: { endpoint: 'http://127.0.0.1:9/v1', model: 'bench' } }, shell: { confirm_cmd: true } };
   const plain = benchHome(config);
-  const cases: Array<[string, () => Promise<number>]> = [
-    ['--version, launch to exit', () => timeExit([aish, '--version'], plain)],
-    ['--help, launch to exit', () => timeExit([aish, '--help'], plain)],
-    ['piped, empty stdin: launch to exit', () => timeExit([aish], plain)],
-    ['pty, launch to first prompt', () => timePrompt(plain)],
+  const cases: Case[] = [
+    { name: '--version, launch to exit', run: () => timeExit([aish, '--version'], plain), bare: 'pipe' },
+    { name: '--help, launch to exit', run: () => timeExit([aish, '--help'], plain), bare: 'pipe' },
+    { name: 'piped, empty stdin: launch to exit', run: () => timeExit([aish], plain), bare: 'pipe' },
+    { name: 'piped, one line (echo hi): launch to exit', run: () => timeExit([aish], plain, 'echo hi\n'), bare: 'pipe' },
+    { name: 'pty, launch to first prompt', run: () => timePrompt(plain, 'prompt'), bare: 'pty' },
+    { name: 'pty, launch to first key echoed', run: () => timePrompt(plain, 'echo'), bare: 'pty' },
   ];
   if (slowMcp) {
     const withMcp = benchHome({ ...config, mcp: { servers: slowMcp } });
-    cases.push(['pty, 3 MCP servers: launch to first prompt', () => timePrompt(withMcp)]);
+    cases.push({ name: 'pty, 3 MCP servers: launch to first prompt', run: () => timePrompt(withMcp, 'prompt'), bare: 'pty' });
   }
-  return interleaved(cases, runs, () => timeExit(['-e', '0'], plain));
+  return interleaved(cases, runs, { pipe: () => timeExit(['-e', '0'], plain), pty: () => timeBarePty(plain) });
 }

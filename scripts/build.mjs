@@ -1,7 +1,8 @@
 // Bundles src/ into dist/ with esbuild, because start-up time is measured (docs/performance.md) and
 // module resolution dominates it. dist/aish.js is the start-up file, CommonJS (dist/package.json
-// says so): it answers --help and --version without Node's ESM loader and otherwise imports
-// dist/main.mjs, the program, an ES module that loads its parts as lazily loaded chunks.
+// says so): it answers --help and --version without Node's ESM loader and otherwise requires
+// dist/start.js, which draws the first prompt and then imports dist/main.mjs, the program, an ES
+// module that loads its parts as lazily loaded chunks.
 import { build } from 'esbuild';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 
@@ -13,9 +14,11 @@ await mkdir('dist', { recursive: true });
 for (const name of await readdir('dist')) if (name !== 'bench') await rm(`dist/${name}`, { recursive: true, force: true });
 await writeFile('dist/package.json', '{ "type": "commonjs" }\n');
 
+// aish.js answers --help and --version alone; start.js (the front, then the program) is its own
+// bundle, so those two compile nothing more.
 await build({
-  entryPoints: { aish: 'src/entry.ts' },
-  outfile: 'dist/aish.js',
+  entryPoints: { aish: 'src/entry.ts', start: 'src/start.ts' },
+  outdir: 'dist',
   bundle: true,
   format: 'cjs',
   platform: 'node',

@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from './config/schema.js';
 import { PendingOutput } from './context/pending-output.js';
+import { bannerText } from './front.js';
 import { historyDirOf } from './history/format.js';
 import { SavedPrompts } from './history/saved-prompts.js';
 import { SessionStore } from './history/session.js';
@@ -62,6 +63,8 @@ export interface AppOptions {
   model?: string | undefined;
   /** `--resume [NAME|last]`. */
   resume?: string | undefined;
+  /** The start-up file drew the banner and the first prompt (front.ts). */
+  promptShown?: boolean;
   startedAt?: Date;
 }
 
@@ -138,8 +141,6 @@ export function createApp(opts: AppOptions): Repl {
   // Norris's commands get the terminal back from the REPL, which listens for `:halt` meanwhile.
   const norrisRunner = { run: (command: string, signal: AbortSignal) => (repl ? repl.holdTerminal(() => shell.run(command, signal)) : shell.run(command, signal)) };
   const norris = new NorrisMode({ config, env, core, commands: norrisRunner, gate, status, redact });
-  const preset = config.models[model]!;
-  const from = opts.configFile ? `config ${opts.configFile}` : 'no config file';
 
   repl = new Repl({
     io,
@@ -162,7 +163,8 @@ export function createApp(opts: AppOptions): Repl {
     inputHistoryFile: historyDir ? path.join(historyDir, 'input_history') : undefined,
     resume: opts.resume,
     background,
-    banner: `aish ${version}: ${model} = ${preset.model} at ${preset.endpoint} (${from}); :help for commands`,
+    banner: bannerText(version, model, config.models[model]!, opts.configFile),
+    promptShown: opts.promptShown ?? false,
   });
   return repl;
 }

@@ -1,6 +1,20 @@
 // The error classes of aish. Expected outcomes (a command's exit code, a declined tool call) are
 // values, not errors; these are for what went wrong. Each names what failed.
 
+/** The exit code when `err` says the terminal or the reader of a stream has gone away. */
+export function lostStreamCode(err: unknown): number | undefined {
+  switch ((err as NodeJS.ErrnoException | null | undefined)?.code) {
+    case 'EIO':
+      // The terminal hung up: as if by SIGHUP (128 + 1).
+      return 129;
+    case 'EPIPE':
+      // The reader has what it wanted (`aish … | head`).
+      return 0;
+    default:
+      return undefined;
+  }
+}
+
 /** Base class: every aish error carries a stable `code`. */
 export class AishError extends Error {
   constructor(

@@ -1,6 +1,6 @@
 // The shape of src/ (SPEC §1, STYLE.md, docs/architecture.md): every folder imports only the
 // folders below it in the table, no file takes part in an import cycle (type-only imports
-// included), only main.ts and the start-up file entry.ts touch `process`, the context store and the turn core do no I/O of
+// included), only main.ts, the start-up files entry.ts and start.ts, and shutdown.ts touch `process`, the context store and the turn core do no I/O of
 // their own, and the broker loads its HTTP client and SSE parser lazily.
 
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -26,8 +26,6 @@ const LAYERS: Record<string, readonly string[]> = {
   clipboard: [],
   config: ['errors'],
   cli: ['errors'],
-  // The CommonJS start-up file: --help, --version and a bad flag, then main.ts.
-  entry: ['cli', 'errors'],
   // The broker knows nothing of MCP, tools, turns or rendering.
   broker: ['config', 'errors', 'is-record', 'text-buffer'],
   // MCP sessions know nothing of the broker or the turn core.
@@ -50,9 +48,17 @@ const LAYERS: Record<string, readonly string[]> = {
   norris: ['broker', 'cmd-contract', 'config', 'errors', 'safety', 'tool-call', 'turn'],
   meta: ['clipboard', 'config', 'errors', 'history', 'line-router', 'mcp', 'memory', 'model-routing', 'norris', 'project', 'render', 'safety', 'shell', 'turn'],
   repl: ['broker', 'config', 'errors', 'history', 'io', 'line-router', 'mcp', 'memory', 'meta', 'norris', 'project', 'render', 'safety', 'shell', 'turn'],
+  // What runs before the program is loaded: the config, the first prompt (or the first input).
+  front: ['cli', 'config', 'errors', 'io', 'render', 'repl', 'safety'],
+  // How aish ends (signals, lost streams, the exit), from the start-up file on.
+  shutdown: ['errors'],
   'one-shot': ['config', 'context', 'errors', 'history', 'io', 'mcp', 'project', 'render', 'safety', 'shell', 'tools', 'turn'],
-  app: ['config', 'context', 'errors', 'history', 'io', 'mcp', 'memory', 'meta', 'norris', 'project', 'render', 'repl', 'safety', 'shell', 'tools', 'turn'],
-  main: ['app', 'cli', 'config', 'errors', 'history', 'io', 'one-shot'],
+  app: ['config', 'context', 'errors', 'front', 'history', 'io', 'mcp', 'memory', 'meta', 'norris', 'project', 'render', 'repl', 'safety', 'shell', 'tools', 'turn'],
+  main: ['app', 'cli', 'config', 'errors', 'front', 'history', 'io', 'one-shot', 'shutdown'],
+  // The second start-up file: V8 flags, shutdown, the front, then main.ts.
+  start: ['cli', 'errors', 'front', 'main', 'shutdown'],
+  // The CommonJS start-up file: --help, --version and a bad flag, then start.ts.
+  entry: ['cli', 'errors', 'start'],
 };
 
 interface Import {
@@ -150,8 +156,8 @@ describe('no import cycle', () => {
 });
 
 describe('edges of the program', () => {
-  it('touches process only in main.ts and the start-up file entry.ts (argv, env, stdio, signals, exit)', () => {
-    for (const file of files.filter((f) => f !== 'main.ts' && f !== 'entry.ts')) {
+  it('touches process only in main.ts, the start-up files entry.ts and start.ts, and shutdown.ts (argv, env, stdio, signals, exit)', () => {
+    for (const file of files.filter((f) => !['main.ts', 'entry.ts', 'start.ts', 'shutdown.ts'].includes(f))) {
       const text = readFileSync(path.join(SRC, file), 'utf8');
       expect(text, file).not.toMatch(/\bprocess\.(argv|env|stdin|stdout|stderr|exit|on|once|cwd)\b/);
     }

@@ -4,9 +4,11 @@
 //
 // cosmiconfig and what it brings (js-yaml, a JSON error formatter, node:crypto) cost about 20 ms
 // of every start (docs/performance.md). So the search is first made here, the way cosmiconfig
-// makes it; when it ends in a JSON file that parses, or in no file, cosmiconfig is not loaded.
-// Anything else (YAML, JS, TS, a parse error, an unreadable file, cosmiconfig's own meta config)
-// runs cosmiconfig's search from the start, so results and error texts are cosmiconfig's.
+// makes it; when it ends in a JSON file that parses, or in no file, cosmiconfig is not loaded (nor
+// for a `--config` file that is such JSON). Anything else (YAML, JS, TS, a parse error, an
+// unreadable file, cosmiconfig's own meta config) runs cosmiconfig's search from the start, so
+// results and error texts are cosmiconfig's. `loadQuickConfig` is the first half alone: the
+// start-up file (front.ts) uses it, and leaves the rest to the program.
 
 import { access, readFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -46,34 +48,53 @@ export interface LoadedConfig {
 
 /** Loads the config. Throws ConfigError (listing every problem) when it cannot be used. */
 export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig> {
-  let found: { config: unknown; filepath: string; isEmpty?: boolean } | null;
-  if (opts.configPath !== undefined) {
-    const file = path.resolve(opts.cwd, opts.configPath);
-    try {
-      await access(file);
-    } catch {
-      throw new ConfigError(file, [{ path: '', message: 'file not found (given with --config)' }]);
-    }
-    const explorer = await cosmiconfigExplorer(opts);
-    found = await readOrThrow(file, () => explorer.load(file));
-  } else {
-    const quick = await quickSearch(opts.cwd, opts.stopDir, opts.env);
-    if (quick === 'cosmiconfig') {
-      const explorer = await cosmiconfigExplorer(opts);
-      found = await readOrThrow(undefined, () => explorer.search(opts.cwd));
-    } else {
-      found = quick;
-    }
-  }
+  const quick = await quickFind(opts);
+  return resolveFound(quick === 'cosmiconfig' ? await cosmiconfigFind(opts) : quick, opts.env);
+}
 
+/**
+ * The config when it is a JSON file or there is none, the cases that need no cosmiconfig (the
+ * start-up file has none); undefined when anything else must decide. Throws ConfigError as
+ * `loadConfig` does.
+ */
+export async function loadQuickConfig(opts: LoadConfigOptions): Promise<LoadedConfig | undefined> {
+  const quick = await quickFind(opts);
+  return quick === 'cosmiconfig' ? undefined : resolveFound(quick, opts.env);
+}
+
+type Found = { config: unknown; filepath: string; isEmpty?: boolean } | null;
+
+function resolveFound(found: Found, env: Record<string, string | undefined>): LoadedConfig {
   const file = found?.filepath;
   const data = found && !found.isEmpty ? found.config : {};
   if (data !== null && (typeof data !== 'object' || Array.isArray(data))) {
     throw new ConfigError(file, [{ path: '', message: 'expected an object at the top level' }]);
   }
-  const result = resolveConfig(data, defaultModels(opts.env));
+  const result = resolveConfig(data, defaultModels(env));
   if (!result.ok) throw new ConfigError(file, result.issues);
   return { config: result.config, file };
+}
+
+/** What cosmiconfig finds: the file given with --config (which must exist), or its search's result. */
+async function cosmiconfigFind(opts: LoadConfigOptions): Promise<Found> {
+  const explorer = await cosmiconfigExplorer(opts);
+  if (opts.configPath === undefined) return readOrThrow(undefined, () => explorer.search(opts.cwd));
+  const file = path.resolve(opts.cwd, opts.configPath);
+  try {
+    await access(file);
+  } catch {
+    throw new ConfigError(file, [{ path: '', message: 'file not found (given with --config)' }]);
+  }
+  return readOrThrow(file, () => explorer.load(file));
+}
+
+/** The file given with --config when it is JSON, else the search made without cosmiconfig. */
+async function quickFind(opts: LoadConfigOptions): Promise<Found | 'cosmiconfig'> {
+  if (opts.configPath === undefined) return quickSearch(opts.cwd, opts.stopDir, opts.env);
+  const file = path.resolve(opts.cwd, opts.configPath);
+  if (path.extname(file) !== '.json') return 'cosmiconfig';
+  const read = await readPlace(file);
+  return typeof read === 'string' ? parseQuick(file, read) : 'cosmiconfig';
 }
 
 /** cosmiconfig's explorer for `aish`, set up as the docs describe (loaded only when needed). */
@@ -136,18 +157,23 @@ export async function quickSearch(cwd: string, stopDir: string, env: Record<stri
       if (read === 'skip') continue;
       if (read === 'other') return 'cosmiconfig';
       if (read.trim() === '') continue;
-      if (path.extname(filepath) !== '.json') return 'cosmiconfig';
-      let config: unknown;
-      try {
-        config = JSON.parse(read);
-      } catch {
-        return 'cosmiconfig';
-      }
-      if (config === null || (typeof config === 'object' && Object.hasOwn(config, '$import'))) return 'cosmiconfig';
-      return { config, filepath };
+      return parseQuick(filepath, read);
     }
   }
   return null;
+}
+
+/** A found file's config when it is JSON that parses to something other than null, with no `$import`. */
+function parseQuick(filepath: string, text: string): { config: unknown; filepath: string } | 'cosmiconfig' {
+  if (path.extname(filepath) !== '.json' || text.trim() === '') return 'cosmiconfig';
+  let config: unknown;
+  try {
+    config = JSON.parse(text);
+  } catch {
+    return 'cosmiconfig';
+  }
+  if (config === null || (typeof config === 'object' && Object.hasOwn(config, '$import'))) return 'cosmiconfig';
+  return { config, filepath };
 }
 
 /** The directories cosmiconfig searches, in order, with their search places. */

@@ -8,9 +8,8 @@ import readline from 'node:readline';
 import type { Io } from '../io.js';
 import { neutralize } from '../render/sanitize.js';
 import { HistorySearch } from './history-search.js';
+import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON } from './paste-mode.js';
 
-const BRACKETED_PASTE_ON = '\x1b[?2004h';
-const BRACKETED_PASTE_OFF = '\x1b[?2004l';
 
 export interface LineReader {
   /** The next line; null at end of input (Ctrl-D, EOF). */

@@ -61,6 +61,8 @@ export interface ReplParts {
   resume: string | undefined;
   /** The start-up line on a terminal. */
   banner: string;
+  /** The banner and a first prompt are on the screen already (front.ts): this prompt replaces it. */
+  promptShown?: boolean;
   /** Server log lines: held while the person types at the prompt or answers a question. */
   background?: BackgroundLines;
 }
@@ -114,8 +116,10 @@ export class Repl implements MetaContext {
 
   /** Runs the loop until end of input or :quit; resolves to the exit code. */
   async run(): Promise<number> {
+    // The start-up file's prompt gives way: what is written next starts on its line.
+    if (this.#parts.promptShown) this.#io.output.write('\r\x1b[2K');
     this.#reader = await this.#createReader();
-    if (this.#io.isTTY) this.render.status(this.#parts.banner);
+    if (this.#io.isTTY && !this.#parts.promptShown) this.render.status(this.#parts.banner);
     // On a terminal the prompt comes first and the servers connect behind it; a script's lines
     // still run against a session whose servers are connected, as before.
     if (this.#io.isTTY) this.#mcpStart = new BackgroundConnect(this.mcp, this.config);

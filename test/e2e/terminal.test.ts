@@ -87,4 +87,23 @@ describe('on a terminal', () => {
     expect(during.indexOf('\x1b[?2004l')).toBeGreaterThanOrEqual(0);
     expect(during.indexOf('\x1b[?2004l')).toBeLessThan(during.indexOf('running\r\n'));
   });
+
+  // The first prompt is drawn before the program is loaded (src/front.ts); keys typed at it wait
+  // in the terminal, in raw mode, for the line editor.
+  it('keys typed at the first prompt, before the program has loaded, are read as typed, Ctrl-C included', async () => {
+    const t = (term = PtySession.start({ cwd: h.cwd, env: h.env }));
+    await t.waitFor(PROMPT);
+    // Written at once: a stray line, Ctrl-C (clears it at the prompt, never SIGINT), then a command.
+    t.write('never run');
+    t.write(KEY.ctrlC);
+    t.line('echo early-$((6*7))');
+    await t.waitFor('early-42');
+    await t.waitFor(/exit 0[\s\S]*\[aish:fast\]> $/);
+    const screen = t.text;
+    expect(screen.match(/:help for commands/g)).toHaveLength(1);
+    expect(screen).not.toContain('never run:');
+    expect(screen).not.toMatch(/command not found|not found/);
+    t.write(KEY.ctrlD);
+    expect(await t.exited).toMatchObject({ exitCode: 0 });
+  });
 });

@@ -1,0 +1,119 @@
+// What aish does before the program is loaded, inside the CommonJS start-up file (entry.ts): the
+// config (when it is a JSON file or none), then on a terminal the banner and the first prompt, at
+// once; from a pipe, the first input. Loading the program (the REPL, the turn core, MCP, the
+// renderer: dist/main.mjs and its chunks) takes longer than Node's own start, and a person should
+// not watch it (docs/performance.md "The prompt first").
+//
+// On a terminal the front draws what the REPL would draw first and puts the terminal in raw mode,
+// so keys typed meanwhile wait in the terminal, unechoed and unprocessed (Ctrl-C, Ctrl-R, Ctrl-Z
+// are bytes for the line editor, as at the REPL's prompt). The REPL then draws its prompt over
+// this one and reads them. powerlevel10k's "instant prompt" does the same for zsh.
+//
+// From a pipe, an input that ends before its first byte, with no MCP server to connect and no
+// session to resume, leaves the program nothing to do: aish exits without loading it.
+
+import { loadQuickConfig, type LoadedConfig } from './config/load.js';
+import type { CliOptions } from './cli.js';
+import type { ModelConfig } from './config/schema.js';
+import { lostStreamCode } from './errors.js';
+import type { Io } from './io.js';
+import { Renderer } from './render/renderer.js';
+import { colorLevel, createStyle } from './render/style.js';
+import { BRACKETED_PASTE_ON } from './repl/paste-mode.js';
+import { formatPrompt } from './repl/prompt.js';
+import { Redactor } from './safety/redact.js';
+
+/** What the front hands the program (main.ts `start`). */
+export interface FrontState {
+  cli: CliOptions;
+  /** The config, when the front could load it; else the program loads it (and reports errors). */
+  loaded?: LoadedConfig | undefined;
+  /** The banner and the first prompt are on the screen and the terminal is in raw mode. */
+  prompted: boolean;
+}
+
+export interface FrontOptions {
+  cli: CliOptions;
+  io: Io;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  home: string;
+  version: string;
+}
+
+/** The start-up line on a terminal. */
+export function bannerText(version: string, model: string, preset: ModelConfig, configFile: string | undefined): string {
+  const from = configFile ? `config ${configFile}` : 'no config file';
+  return `aish ${version}: ${model} = ${preset.model} at ${preset.endpoint} (${from}); :help for commands`;
+}
+
+/**
+ * Runs the front. Resolves to what the program needs, or to the exit code when nothing is left
+ * to do.
+ * Never reports an error itself: a config that does not load (or needs cosmiconfig) is loaded
+ * again by the program, which says what is wrong.
+ */
+export async function runFront(opts: FrontOptions): Promise<FrontState | number> {
+  const { cli, io, env } = opts;
+  let loaded: LoadedConfig | undefined;
+  try {
+    loaded = await loadQuickConfig({ cwd: opts.cwd, env, configPath: cli.config, stopDir: opts.home });
+  } catch {
+    return { cli, prompted: false };
+  }
+  const state: FrontState = { cli, loaded, prompted: false };
+  if (!loaded || cli.prompt !== undefined || cli.resume !== undefined) return state;
+  const { config } = loaded;
+  const model = cli.model ?? config.default_model;
+  const preset = config.models[model];
+  // An unknown --model is the program's usage error.
+  if (!preset) return state;
+
+  if (io.isTTY) {
+    // A dumb terminal has no cursor movement to draw the REPL's prompt over this one.
+    if (env.TERM === 'dumb' || !io.input.setRawMode) return state;
+    const { redact } = Redactor.forEnv(() => env, config);
+    const style = createStyle(colorLevel(env, true));
+    const render = new Renderer(io, style, redact);
+    render.status(bannerText(opts.version, model, preset, loaded.file));
+    const prompt = formatPrompt(
+      config.shell.prompt,
+      { model, routing: config.routing.auto, norris: false, cwd: opts.cwd, home: env.HOME, ctxUsed: 0, ctxMax: config.context.token_budget, turn: 0, lastStatus: 0 },
+      (s) => style.bold(s),
+    );
+    io.input.setRawMode(true);
+    // As the line reader reads a line: a paste made now is marked as one.
+    io.output.write(BRACKETED_PASTE_ON + prompt);
+    return { ...state, prompted: true };
+  }
+
+  // A script's lines run once its servers are connected: the program must start them.
+  if (Object.keys(config.mcp.servers).length > 0) return state;
+  const first = await firstChunk(io.input);
+  if (first === null) return 0;
+  // As in main.ts: a stdin that fails ends aish, as SIGHUP would when it was a terminal.
+  if (first instanceof Error) return lostStreamCode(first) ?? 1;
+  io.input.unshift(first);
+  return state;
+}
+
+/** The first chunk of `input`, which is left paused; null when it ends first, or its error. */
+function firstChunk(input: NodeJS.ReadableStream): Promise<Buffer | string | Error | null> {
+  return new Promise((resolve) => {
+    const onData = (chunk: Buffer | string) => {
+      input.pause();
+      done(chunk);
+    };
+    const onEnd = () => done(null);
+    const onError = (err: Error) => done(err);
+    const done = (result: Buffer | string | Error | null) => {
+      input.removeListener('data', onData);
+      input.removeListener('end', onEnd);
+      input.removeListener('error', onError);
+      resolve(result);
+    };
+    input.on('data', onData);
+    input.once('end', onEnd);
+    input.once('error', onError);
+  });
+}
