@@ -17,8 +17,6 @@ import type { CliOptions } from './cli.js';
 import type { ModelConfig } from './config/schema.js';
 import { lostStreamCode } from './errors.js';
 import type { Io } from './io.js';
-import { Renderer } from './render/renderer.js';
-import { colorLevel, createStyle } from './render/style.js';
 import { BRACKETED_PASTE_ON } from './repl/paste-mode.js';
 import { formatPrompt } from './repl/prompt.js';
 import { Redactor } from './safety/redact.js';
@@ -72,6 +70,8 @@ export async function runFront(opts: FrontOptions): Promise<FrontState | number>
   if (io.isTTY) {
     // A dumb terminal has no cursor movement to draw the REPL's prompt over this one.
     if (env.TERM === 'dumb' || !io.input.setRawMode) return state;
+    // Loaded here: a pipe needs neither (chalk alone is a few milliseconds of every start).
+    const [{ Renderer }, { colorLevel, createStyle }] = await Promise.all([import('./render/renderer.js'), import('./render/style.js')]);
     const { redact } = Redactor.forEnv(() => env, config);
     const style = createStyle(colorLevel(env, true));
     const render = new Renderer(io, style, redact);

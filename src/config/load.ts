@@ -10,7 +10,7 @@
 // results and error texts are cosmiconfig's. `loadQuickConfig` is the first half alone: the
 // start-up file (front.ts) uses it, and leaves the rest to the program.
 
-import { access, readFile } from 'node:fs/promises';
+import { accessSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ConfigError, errorMessage } from '../errors.js';
@@ -81,7 +81,7 @@ async function cosmiconfigFind(opts: LoadConfigOptions): Promise<Found> {
   if (opts.configPath === undefined) return readOrThrow(undefined, () => explorer.search(opts.cwd));
   const file = path.resolve(opts.cwd, opts.configPath);
   try {
-    await access(file);
+    accessSync(file);
   } catch {
     throw new ConfigError(file, [{ path: '', message: 'file not found (given with --config)' }]);
   }
@@ -93,7 +93,7 @@ async function quickFind(opts: LoadConfigOptions): Promise<Found | 'cosmiconfig'
   if (opts.configPath === undefined) return quickSearch(opts.cwd, opts.stopDir, opts.env);
   const file = path.resolve(opts.cwd, opts.configPath);
   if (path.extname(file) !== '.json') return 'cosmiconfig';
-  const read = await readPlace(file);
+  const read = readPlace(file);
   return typeof read === 'string' ? parseQuick(file, read) : 'cosmiconfig';
 }
 
@@ -148,12 +148,12 @@ const SKIPPED = new Set(['ENOENT', 'EISDIR', 'ENOTDIR', 'EACCES']);
 export async function quickSearch(cwd: string, stopDir: string, env: Record<string, string | undefined>): Promise<{ config: unknown; filepath: string } | null | 'cosmiconfig'> {
   // A meta config (package.json, .config/config.*) can change the search, or be the config.
   for (const place of META_SEARCH_PLACES) {
-    if ((await readPlace(path.join(cwd, place))) !== 'skip') return 'cosmiconfig';
+    if (readPlace(path.join(cwd, place)) !== 'skip') return 'cosmiconfig';
   }
   for (const { dir, places } of searchDirs(path.resolve(cwd), path.resolve(stopDir), env)) {
     for (const place of places) {
       const filepath = path.join(dir, place);
-      const read = await readPlace(filepath);
+      const read = readPlace(filepath);
       if (read === 'skip') continue;
       if (read === 'other') return 'cosmiconfig';
       if (read.trim() === '') continue;
@@ -196,10 +196,14 @@ function globalConfigDir(env: Record<string, string | undefined>): string {
   return path.join(env.XDG_CONFIG_HOME || path.join(home, '.config'), 'aish');
 }
 
-/** A file's text; 'skip' where cosmiconfig goes on to the next place; 'other' for any other failure. */
-async function readPlace(filepath: string): Promise<string | 'skip' | 'other'> {
+/**
+ * A file's text; 'skip' where cosmiconfig goes on to the next place; 'other' for any other failure.
+ * Read synchronously: at start-up there is nothing else to do meanwhile, and node:fs/promises alone
+ * costs a start a few milliseconds (it loads readline and streams).
+ */
+function readPlace(filepath: string): string | 'skip' | 'other' {
   try {
-    return await readFile(filepath, 'utf8');
+    return readFileSync(filepath, 'utf8');
   } catch (err) {
     return SKIPPED.has((err as NodeJS.ErrnoException).code ?? '') ? 'skip' : 'other';
   }

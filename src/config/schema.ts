@@ -1,57 +1,68 @@
-// The config schema (zod) and the resolved Config type every part reads. Unknown keys are errors,
-// every problem is reported by dotted path (SPEC §10). Defaults live here, next to their keys.
-// Written with zod/mini: the same checks and messages as classic zod at a twentieth of the code,
-// which every start-up with a config file loads (docs/performance.md).
+// The config schema (valibot) and the resolved Config type every part reads. Unknown keys are
+// errors, every problem is reported by dotted path (SPEC §10). Defaults live here, next to their
+// keys. valibot, not zod: every start with a config file validates it, and valibot builds its
+// schemas as plain objects and bundles only the functions used (docs/performance.md).
 
-import * as z from 'zod/mini';
-import { en } from 'zod/locales';
+import * as v from 'valibot';
 import { BUILTIN_TOOL_NAMES, DEFAULT_INTERACTIVE, DEFAULT_KNOWN_COMMANDS } from './defaults.js';
 import type { ConfigIssue } from '../errors.js';
 
-const httpUrl = z.url({ protocol: /^https?$/, error: 'expected a URL (http:// or https://)' });
-const nonEmpty = (error?: string) => z.string().check(z.minLength(1, error));
-const positiveInt = z.number({ error: 'expected a number' }).check(z.int('expected a whole number'), z.positive('expected a number > 0'));
-const stringList = z.array(nonEmpty('expected a non-empty string'), { error: 'expected a list of strings' });
-const optional = z.optional;
-const withDefault = z._default;
+const URL_MESSAGE = 'expected a URL (http:// or https://)';
+const isHttpUrl = (s: string) => {
+  try {
+    return /^https?:$/.test(new URL(s).protocol);
+  } catch {
+    return false;
+  }
+};
+const httpUrl = v.pipe(v.string(URL_MESSAGE), v.check(isHttpUrl, URL_MESSAGE));
+const nonEmpty = (message = 'expected a non-empty string') => v.pipe(v.string(), v.minLength(1, message));
+const positiveInt = v.pipe(v.number('expected a number'), v.integer('expected a whole number'), v.gtValue(0, 'expected a number > 0'));
+const nonNegative = v.pipe(v.number(), v.minValue(0, 'expected a number >= 0'));
+const stringList = v.array(nonEmpty(), 'expected a list of strings');
+const optional = v.optional;
+/**
+ * An object whose every unknown key is an error of its own (`strictObject` stops at the first):
+ * the rest of the keys must be `never`. Typed as the strict object it checks.
+ */
+const strict = <E extends v.ObjectEntries>(entries: E) =>
+  v.objectWithRest(entries, v.never('unknown key')) as unknown as v.StrictObjectSchema<E, undefined>;
 /** A section of the config: absent means every key takes its default. */
-const section = <S extends z.core.$ZodLooseShape>(shape: S) => {
-  const object = z.strictObject(shape);
+const section = <E extends v.ObjectEntries>(entries: E) => {
+  const object = strict(entries);
   // Every key of a section is optional, so {} is a valid input; TypeScript cannot see that here.
-  return z.prefault(object, {} as z.input<typeof object>);
+  return v.optional(object, {} as v.InferInput<typeof object>);
 };
 
 /** A list that replaces the built-in one, or `{ add, remove }` that edits it. */
-const editableList = z.union(
-  [
-    stringList,
-    z.strictObject({ add: withDefault(stringList, []), remove: withDefault(stringList, []) }),
-  ],
-  { error: 'expected a list of strings or { add: [...], remove: [...] }' },
+const editableList = v.union(
+  [stringList, strict({ add: optional(stringList, []), remove: optional(stringList, []) })],
+  'expected a list of strings or { add: [...], remove: [...] }',
 );
 
-export const modelSchema = z.strictObject({
+export const modelSchema = strict({
   endpoint: httpUrl,
-  model: z.string({ error: 'expected the model name the server knows' }).check(z.minLength(1, 'expected a non-empty string')),
+  model: v.pipe(v.string('expected the model name the server knows'), v.minLength(1, 'expected a non-empty string')),
   key_env: optional(nonEmpty()),
-  temperature: withDefault(z.number().check(z.gte(0), z.lte(2)), 0.2),
+  temperature: optional(v.pipe(v.number(), v.minValue(0, 'expected a number from 0 to 2'), v.maxValue(2, 'expected a number from 0 to 2')), 0.2),
   max_tokens: optional(positiveInt),
-  timeout_ms: withDefault(positiveInt, 60_000),
-  headers: withDefault(z.record(z.string(), z.string()), {}),
+  timeout_ms: optional(positiveInt, 60_000),
+  headers: optional(v.record(v.string(), v.string()), {}),
   /** Price per million prompt tokens (`:cost`); unset counts as 0 (a local server). */
-  price_in: optional(z.number().check(z.gte(0))),
+  price_in: optional(nonNegative),
   /** Price per million completion tokens. */
-  price_out: optional(z.number().check(z.gte(0))),
+  price_out: optional(nonNegative),
   // Sent as is with requests that carry tools: "auto", "none", "required" or one function.
   tool_choice: optional(
-    z.union([z.enum(['auto', 'none', 'required']), z.strictObject({ type: z.literal('function'), function: z.strictObject({ name: nonEmpty() }) })], {
-      error: 'expected "auto", "none", "required" or { type: "function", function: { name } }',
-    }),
+    v.union(
+      [v.picklist(['auto', 'none', 'required']), strict({ type: v.literal('function'), function: strict({ name: nonEmpty() }) })],
+      'expected "auto", "none", "required" or { type: "function", function: { name } }',
+    ),
   ),
 });
 
 /** OAuth 2.1 for an HTTP server (docs/mcp.md "OAuth"); every key is optional. */
-const mcpOAuthSchema = z.strictObject({
+const mcpOAuthSchema = strict({
   /** A pre-registered client; without it aish uses `client_metadata_url` or registers itself. */
   client_id: optional(nonEmpty()),
   /** The variable holding the pre-registered client's secret. */
@@ -59,132 +70,123 @@ const mcpOAuthSchema = z.strictObject({
   /** An https URL of a client-ID metadata document, used when the server supports them. */
   client_metadata_url: optional(httpUrl),
   /** Scopes to ask for when the server names none. */
-  scopes: optional(z.array(nonEmpty())),
-  grant: withDefault(z.enum(['authorization_code', 'client_credentials']), 'authorization_code'),
+  scopes: optional(v.array(nonEmpty())),
+  grant: optional(v.picklist(['authorization_code', 'client_credentials']), 'authorization_code'),
   /** The variable holding a PEM private key: the client authenticates with private_key_jwt. */
   private_key_env: optional(nonEmpty()),
 });
 
-const mcpServerSchema = z
-  .strictObject({
+const mcpServerSchema = v.pipe(
+  strict({
     url: optional(httpUrl),
-    transport: optional(z.enum(['http', 'sse'])),
+    transport: optional(v.picklist(['http', 'sse'])),
     auth_token: optional(nonEmpty()),
     auth_env: optional(nonEmpty()),
     oauth: optional(mcpOAuthSchema),
     command: optional(nonEmpty()),
-    args: withDefault(z.array(z.string()), []),
-    env: withDefault(z.record(z.string(), z.string()), {}),
-    cwd: optional(z.string()),
+    args: optional(v.array(v.string()), []),
+    env: optional(v.record(v.string(), v.string()), {}),
+    cwd: optional(v.string()),
     // Per call to this server; overrides mcp.call_timeout_ms.
     timeout_ms: optional(positiveInt),
-  })
-  .check(
-    z.refine((s) => (s.url === undefined) !== (s.command === undefined), {
-      error: 'expected exactly one of `url` (HTTP) or `command` (stdio)',
-    }),
-    z.refine((s) => s.oauth === undefined || s.url !== undefined, { error: '`oauth` applies to HTTP servers (`url`)', path: ['oauth'] }),
-    z.refine((s) => s.oauth?.grant !== 'client_credentials' || s.oauth.client_id !== undefined, {
-      error: 'the client_credentials grant needs `client_id`',
-      path: ['oauth', 'client_id'],
-    }),
-  );
+  }),
+  v.check((s) => (s.url === undefined) !== (s.command === undefined), 'expected exactly one of `url` (HTTP) or `command` (stdio)'),
+  v.forward(
+    v.check((s) => s.oauth === undefined || s.url !== undefined, '`oauth` applies to HTTP servers (`url`)'),
+    ['oauth'],
+  ),
+  v.forward(
+    v.check((s) => s.oauth?.grant !== 'client_credentials' || s.oauth.client_id !== undefined, 'the client_credentials grant needs `client_id`'),
+    ['oauth', 'client_id'],
+  ),
+);
 
-export const rawConfigSchema = z
-  .strictObject({
-    models: optional(z.record(z.string().check(z.regex(/^[\w.-]+$/, 'preset names use letters, digits, _ . -')), modelSchema)),
-    default_model: optional(nonEmpty()),
-    shell: section({
-      program: optional(nonEmpty()),
-      known_commands: optional(editableList),
-      confirm_cmd: withDefault(z.boolean(), true),
-      capture_max_chars: withDefault(positiveInt, 16_000),
-      interactive: optional(editableList),
-      prompt: optional(z.string()),
-    }),
-    context: section({
-      max_turns: withDefault(positiveInt, 40),
-      token_budget: withDefault(positiveInt, 4096),
-      use_tool_role: withDefault(z.boolean(), true),
-      summarize_on_evict: withDefault(z.boolean(), false),
-      summarizer_model: optional(nonEmpty()),
-      max_summary_chars: withDefault(positiveInt, 2000),
-      project: section({
-        max_chars: withDefault(positiveInt, 2000),
-      }),
-    }),
-    history: section({
-      dir: optional(nonEmpty()),
-      input_history_size: withDefault(positiveInt, 1000),
-    }),
-    mcp: section({
-      servers: withDefault(z.record(z.string().check(z.regex(/^[a-zA-Z0-9_-]+$/, 'aliases use letters, digits, _ and -')), mcpServerSchema), {}),
-      // A list of names, or the seed's map `{ "alias__tool": true }` (false entries are ignored).
-      auto_approve: withDefault(
-        z.union([stringList, z.record(nonEmpty(), z.boolean())], { error: 'expected a list of tool names or a map of tool name → true' }),
-        [],
-      ),
-      max_tool_depth: withDefault(positiveInt, 8),
-      call_timeout_ms: withDefault(positiveInt, 60_000),
-      max_result_chars: withDefault(positiveInt, 16_000),
-      // Group name → tool names or `alias__*` patterns, for `:tools enable|disable <group>`.
-      groups: withDefault(z.record(z.string().check(z.regex(/^[\w.-]+$/, 'group names use letters, digits, _ . -')), stringList), {}),
-      // Most tools sent in one request; past it the likeliest are sent, with aish__find_tools.
-      max_tools: withDefault(positiveInt, 32),
-      // A server's questions (elicitation) when nobody is at a terminal: refuse, or accept its defaults.
-      elicitation: withDefault(z.enum(['decline', 'defaults']), 'decline'),
-      // A server's requests for a model answer (sampling) when nobody can confirm them.
-      sampling: withDefault(z.enum(['deny', 'allow']), 'deny'),
-      // Directories offered as roots besides the current one (`~` is the home directory).
-      roots: withDefault(stringList, []),
-    }),
-    tools: section({
-      // true: every built-in on; false: none; a list: those.
-      builtin: withDefault(
-        z.union([z.boolean(), z.array(z.enum(BUILTIN_TOOL_NAMES), { error: `expected true, false or a list of ${BUILTIN_TOOL_NAMES.join(', ')}` })]),
-        true,
-      ),
-    }),
-    routing: section({
-      auto: withDefault(z.boolean(), false),
-      // Unset: seed 002's defaults (code → deep, reasoning → cloud, when those presets exist).
-      classes: optional(z.partialRecord(z.enum(['code', 'reasoning', 'default']), nonEmpty())),
-      cloud_fallback: withDefault(z.boolean(), false),
-      fallback_model: optional(nonEmpty()),
-    }),
-    norris: section({
-      max_steps: withDefault(positiveInt, 20),
-      second_opinion: withDefault(z.boolean(), false),
-    }),
-    memory: section({
-      enabled: withDefault(z.boolean(), true),
-      max_inject_chars: withDefault(positiveInt, 2000),
-    }),
-    ui: section({
-      show_stats: withDefault(z.boolean(), false),
-    }),
-    permissions: section({
-      allow: withDefault(stringList, []),
-      confirm: withDefault(stringList, []),
-      deny: withDefault(stringList, []),
-    }),
-  })
-  .check(
-    z.superRefine((cfg, ctx) => {
-      for (const [alias] of Object.entries(cfg.mcp.servers)) {
-        if (alias.includes('__')) {
-          ctx.addIssue({ code: 'custom', path: ['mcp', 'servers', alias], message: 'aliases may not contain "__"' });
-        }
-        if (alias === 'aish') ctx.addIssue({ code: 'custom', path: ['mcp', 'servers', alias], message: "the alias aish is reserved for aish's built-in tools" });
-      }
-    }),
-  );
+/** An MCP server's alias: it prefixes its tools' names (`alias__tool`), so `__` cannot be in it. */
+const mcpAlias = v.pipe(
+  v.string(),
+  v.regex(/^[a-zA-Z0-9_-]+$/, 'aliases use letters, digits, _ and -'),
+  v.check((alias) => !alias.includes('__'), 'aliases may not contain "__"'),
+  v.check((alias) => alias !== 'aish', "the alias aish is reserved for aish's built-in tools"),
+);
 
-/** English messages for this parse only (zod/mini sets no locale; nothing global is changed). */
-const englishMessages = en().localeError;
+export const rawConfigSchema = strict({
+  models: optional(v.record(v.pipe(v.string(), v.regex(/^[\w.-]+$/, 'preset names use letters, digits, _ . -')), modelSchema)),
+  default_model: optional(nonEmpty()),
+  shell: section({
+    program: optional(nonEmpty()),
+    known_commands: optional(editableList),
+    confirm_cmd: optional(v.boolean(), true),
+    capture_max_chars: optional(positiveInt, 16_000),
+    interactive: optional(editableList),
+    prompt: optional(v.string()),
+  }),
+  context: section({
+    max_turns: optional(positiveInt, 40),
+    token_budget: optional(positiveInt, 4096),
+    use_tool_role: optional(v.boolean(), true),
+    summarize_on_evict: optional(v.boolean(), false),
+    summarizer_model: optional(nonEmpty()),
+    max_summary_chars: optional(positiveInt, 2000),
+    project: section({
+      max_chars: optional(positiveInt, 2000),
+    }),
+  }),
+  history: section({
+    dir: optional(nonEmpty()),
+    input_history_size: optional(positiveInt, 1000),
+  }),
+  mcp: section({
+    servers: optional(v.record(mcpAlias, mcpServerSchema), {}),
+    // A list of names, or the seed's map `{ "alias__tool": true }` (false entries are ignored).
+    auto_approve: optional(v.union([stringList, v.record(nonEmpty(), v.boolean())], 'expected a list of tool names or a map of tool name → true'), []),
+    max_tool_depth: optional(positiveInt, 8),
+    call_timeout_ms: optional(positiveInt, 60_000),
+    max_result_chars: optional(positiveInt, 16_000),
+    // Group name → tool names or `alias__*` patterns, for `:tools enable|disable <group>`.
+    groups: optional(v.record(v.pipe(v.string(), v.regex(/^[\w.-]+$/, 'group names use letters, digits, _ . -')), stringList), {}),
+    // Most tools sent in one request; past it the likeliest are sent, with aish__find_tools.
+    max_tools: optional(positiveInt, 32),
+    // A server's questions (elicitation) when nobody is at a terminal: refuse, or accept its defaults.
+    elicitation: optional(v.picklist(['decline', 'defaults']), 'decline'),
+    // A server's requests for a model answer (sampling) when nobody can confirm them.
+    sampling: optional(v.picklist(['deny', 'allow']), 'deny'),
+    // Directories offered as roots besides the current one (`~` is the home directory).
+    roots: optional(stringList, []),
+  }),
+  tools: section({
+    // true: every built-in on; false: none; a list: those.
+    builtin: optional(
+      v.union([v.boolean(), v.array(v.picklist(BUILTIN_TOOL_NAMES))], `expected true, false or a list of ${BUILTIN_TOOL_NAMES.join(', ')}`),
+      true,
+    ),
+  }),
+  routing: section({
+    auto: optional(v.boolean(), false),
+    // Unset: seed 002's defaults (code → deep, reasoning → cloud, when those presets exist).
+    classes: optional(strict({ code: optional(nonEmpty()), reasoning: optional(nonEmpty()), default: optional(nonEmpty()) })),
+    cloud_fallback: optional(v.boolean(), false),
+    fallback_model: optional(nonEmpty()),
+  }),
+  norris: section({
+    max_steps: optional(positiveInt, 20),
+    second_opinion: optional(v.boolean(), false),
+  }),
+  memory: section({
+    enabled: optional(v.boolean(), true),
+    max_inject_chars: optional(positiveInt, 2000),
+  }),
+  ui: section({
+    show_stats: optional(v.boolean(), false),
+  }),
+  permissions: section({
+    allow: optional(stringList, []),
+    confirm: optional(stringList, []),
+    deny: optional(stringList, []),
+  }),
+});
 
-export type ModelConfig = z.output<typeof modelSchema>;
-export type RawConfig = z.output<typeof rawConfigSchema>;
+export type ModelConfig = v.InferOutput<typeof modelSchema>;
+export type RawConfig = v.InferOutput<typeof rawConfigSchema>;
 export type McpServerConfig = RawConfig['mcp']['servers'][string];
 export type McpOAuthConfig = NonNullable<McpServerConfig['oauth']>;
 
@@ -201,29 +203,38 @@ export interface Config extends Omit<RawConfig, 'models' | 'default_model' | 'sh
 }
 
 /** What a config file may contain (the input side of the schema), for `defineConfig`. */
-export type UserConfig = z.input<typeof rawConfigSchema>;
+export type UserConfig = v.InferInput<typeof rawConfigSchema>;
 
-function applyEdit(base: readonly string[], edit: z.output<typeof editableList> | undefined): string[] {
+function applyEdit(base: readonly string[], edit: v.InferOutput<typeof editableList> | undefined): string[] {
   if (edit === undefined) return [...base];
   if (Array.isArray(edit)) return [...edit];
   const removed = new Set(edit.remove);
   return [...base.filter((c) => !removed.has(c)), ...edit.add];
 }
 
-/** Turns zod issues into `path: message` lines, naming unknown keys one by one. */
-export function toConfigIssues(error: z.core.$ZodError): ConfigIssue[] {
-  const issues: ConfigIssue[] = [];
-  for (const issue of error.issues) {
-    const path = issue.path.map(String).join('.');
-    if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) issues.push({ path: path ? `${path}.${key}` : key, message: 'unknown key' });
-    } else if (issue.code === 'invalid_type' && issue.input === undefined) {
-      issues.push({ path, message: 'required' });
-    } else {
-      issues.push({ path, message: issue.message.replace(/^Invalid input: /, '') });
-    }
-  }
-  return issues;
+/** What a value is, in the words of a type mismatch: `expected boolean, received string`. */
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}
+
+/** The message of an issue whose schema gives none: a type mismatch, said the way zod said it. */
+function defaultMessage(issue: v.BaseIssue<unknown>): string {
+  // A choice: `expected one of "deny", "allow"` (valibot's expectation reads `("deny" | "allow")`).
+  if (issue.type === 'picklist') return `expected one of ${(issue.expected ?? '').replace(/^\(|\)$/g, '').split(' | ').join(', ')}`;
+  const expected = issue.expected === 'Object' ? 'object' : issue.expected === 'Array' ? 'array' : (issue.expected ?? 'something else');
+  return `expected ${expected}, received ${kindOf(issue.input)}`;
+}
+
+/** Turns valibot issues into `path: message` lines: a key that is missing is "required". */
+export function toConfigIssues(issues: readonly v.BaseIssue<unknown>[]): ConfigIssue[] {
+  return issues.map((issue) => {
+    const path = (issue.path ?? []).map((item) => String(item.key)).join('.');
+    const last = issue.path?.at(-1);
+    if (last?.origin === 'key' && issue.input === undefined) return { path, message: 'required' };
+    return { path, message: issue.message };
+  });
 }
 
 /**
@@ -234,9 +245,9 @@ export function resolveConfig(
   data: unknown,
   builtinModels: Record<string, ModelConfig>,
 ): { ok: true; config: Config } | { ok: false; issues: ConfigIssue[] } {
-  const parsed = rawConfigSchema.safeParse(data ?? {}, { reportInput: true, error: englishMessages });
-  if (!parsed.success) return { ok: false, issues: toConfigIssues(parsed.error) };
-  const raw = parsed.data;
+  const parsed = v.safeParse(rawConfigSchema, data ?? {}, { message: defaultMessage });
+  if (!parsed.success) return { ok: false, issues: toConfigIssues(parsed.issues) };
+  const raw = parsed.output;
   const models = raw.models && Object.keys(raw.models).length > 0 ? raw.models : builtinModels;
   const names = Object.keys(models);
   const defaultModel = raw.default_model ?? (models.fast ? 'fast' : names[0]!);

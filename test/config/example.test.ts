@@ -3,7 +3,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type * as z from 'zod/mini';
 import { rawConfigSchema } from '../../src/config/schema.js';
 import { makeHome } from '../support/aish-env.js';
 import { runAish } from '../support/run-aish.js';
@@ -11,14 +10,12 @@ import { ROOT } from '../support/aish-env.js';
 
 const example = readFileSync(path.join(ROOT, 'config.example.ts'), 'utf8');
 
-function keysOf(schema: z.core.$ZodType, prefix = ''): string[] {
-  let s: any = schema;
-  while (s?.def?.innerType || s?.def?.in) s = s.def.innerType ?? s.def.in;
-  if (s?.def?.type !== 'object') return [];
-  return Object.entries(s.def.shape as Record<string, z.core.$ZodType>).flatMap(([key, child]) => [
-    `${prefix}${key}`,
-    ...keysOf(child, `${prefix}${key}.`),
-  ]);
+/** Every key of a valibot object schema, nested ones dotted, looking through optional and pipe. */
+function keysOf(schema: unknown, prefix = ''): string[] {
+  let s = schema as { wrapped?: unknown; pipe?: unknown[]; entries?: Record<string, unknown> } | undefined;
+  while (s?.wrapped || s?.pipe) s = (s.wrapped ?? s.pipe![0]) as typeof s;
+  if (!s?.entries) return [];
+  return Object.entries(s.entries).flatMap(([key, child]) => [`${prefix}${key}`, ...keysOf(child, `${prefix}${key}.`)]);
 }
 
 describe('config.example.ts', () => {

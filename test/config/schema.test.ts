@@ -140,3 +140,91 @@ describe("the original's config shapes and seed 002's defaults", () => {
     expect(resolve({ models: presets('small', 'big'), default_model: 'big' }).context.summarizer_model).toBe('big');
   });
 });
+
+describe('the messages of every kind of problem', () => {
+  const issuesOf = (data: unknown) => {
+    const r = resolveConfig(data, builtins);
+    if (r.ok) throw new Error('expected the config to be rejected');
+    return Object.fromEntries(r.issues.map((i) => [i.path, i.message]));
+  };
+
+  it('names every unknown key of one object, each on its own line', () => {
+    expect(issuesOf({ shell: { colour: 1, beep: 2, confirm_cmd: true }, nope: 1, nada: 2 })).toEqual({
+      'shell.colour': 'unknown key',
+      'shell.beep': 'unknown key',
+      nope: 'unknown key',
+      nada: 'unknown key',
+    });
+  });
+
+  it('says a type mismatch as "expected X, received Y", and a bad choice as the choices', () => {
+    expect(
+      issuesOf({
+        shell: { confirm_cmd: 'yes', prompt: 3 },
+        context: 'big',
+        mcp: { sampling: 'maybe', elicitation: null, roots: 'here' },
+      }),
+    ).toEqual({
+      'shell.confirm_cmd': 'expected boolean, received string',
+      'shell.prompt': 'expected string, received number',
+      context: 'expected object, received string',
+      'mcp.sampling': 'expected one of "deny", "allow"',
+      'mcp.elicitation': 'expected one of "decline", "defaults"',
+      'mcp.roots': 'expected a list of strings',
+    });
+  });
+
+  it('reports problems in several sections and presets at once', () => {
+    expect(
+      issuesOf({
+        models: { 'bad name': { endpoint: 'ftp://h', model: '' }, ok: { endpoint: 'http://h/v1', model: 'm', timeout_ms: 1.5, temperature: 3 } },
+        norris: { max_steps: 0 },
+        routing: { classes: { code: 'ok', poetry: 'ok' } },
+      }),
+    ).toEqual({
+      'models.bad name': 'preset names use letters, digits, _ . -',
+      'models.bad name.endpoint': 'expected a URL (http:// or https://)',
+      'models.bad name.model': 'expected a non-empty string',
+      'models.ok.timeout_ms': 'expected a whole number',
+      'models.ok.temperature': 'expected a number from 0 to 2',
+      'norris.max_steps': 'expected a number > 0',
+      'routing.classes.poetry': 'unknown key',
+    });
+  });
+
+  it('gives each union its own message, and a list of built-ins names the unknown one', () => {
+    expect(
+      issuesOf({
+        shell: { known_commands: 'ls' },
+        mcp: { auto_approve: 7 },
+        models: { fast: { endpoint: 'http://h/v1', model: 'm', tool_choice: 'always' } },
+        tools: { builtin: 'all' },
+      }),
+    ).toEqual({
+      'shell.known_commands': 'expected a list of strings or { add: [...], remove: [...] }',
+      'mcp.auto_approve': 'expected a list of tool names or a map of tool name → true',
+      'models.fast.tool_choice': 'expected "auto", "none", "required" or { type: "function", function: { name } }',
+      'tools.builtin': 'expected true, false or a list of aish__current_date, aish__read_file, aish__list_dir, aish__find_tools',
+    });
+  });
+
+  it('puts the checks of an MCP server at the key they are about', () => {
+    expect(
+      issuesOf({
+        mcp: {
+          servers: {
+            neither: {},
+            'sp ace': { command: 'x' },
+            web: { command: 'x', oauth: {} },
+            cc: { url: 'http://h/mcp', oauth: { grant: 'client_credentials' } },
+          },
+        },
+      }),
+    ).toEqual({
+      'mcp.servers.neither': 'expected exactly one of `url` (HTTP) or `command` (stdio)',
+      'mcp.servers.sp ace': 'aliases use letters, digits, _ and -',
+      'mcp.servers.web.oauth': '`oauth` applies to HTTP servers (`url`)',
+      'mcp.servers.cc.oauth.client_id': 'the client_credentials grant needs `client_id`',
+    });
+  });
+});
