@@ -5,6 +5,7 @@
 // nothing else loaded. Anything else goes on in start.ts (dist/start.js): the front (the config,
 // and on a terminal the first prompt), then the program.
 
+import { writeSync } from 'node:fs';
 import { HELP, parseCli, type CliOptions } from './cli.js';
 import { errorMessage, lostStreamCode } from './errors.js';
 
@@ -13,21 +14,38 @@ const VERSION = typeof AISH_VERSION === 'string' ? AISH_VERSION : '0.0.0-dev';
 /** Through a variable, so esbuild leaves the built file alone (dist/start.js, a bundle of its own). */
 const START = './start.js';
 
+/**
+ * Writes `text` to a standard stream's file descriptor. Not through process.stdout or
+ * process.stderr: setting those up loads Node's stream machinery, about 10 ms of `aish --version`.
+ * A reader that went away (`aish --help | head -1`) is no failure; a terminal that hung up ends
+ * aish as SIGHUP would (as in shutdown.ts).
+ */
+function say(fd: 1 | 2, text: string): void {
+  const bytes = Buffer.from(text);
+  for (let at = 0; at < bytes.length; ) {
+    try {
+      at += writeSync(fd, bytes, at);
+    } catch (err) {
+      // A non-blocking descriptor that is full for now.
+      if ((err as NodeJS.ErrnoException).code === 'EAGAIN') continue;
+      process.exitCode = lostStreamCode(err) ?? 1;
+      return;
+    }
+  }
+}
+
 /** Answers `--help`, `--version` and a bad flag; otherwise returns the options, for the rest. */
 function answer(): CliOptions | undefined {
   let cli;
   try {
     cli = parseCli(process.argv.slice(2));
   } catch (err) {
-    process.stderr.write(`aish: ${errorMessage(err)}\n(aish --help lists the options)\n`);
     process.exitCode = 2;
+    say(2, `aish: ${errorMessage(err)}\n(aish --help lists the options)\n`);
     return undefined;
   }
   if (!cli.help && !cli.version) return cli;
-  // As in main.ts: a reader that went away (`aish --help | head -1`) is no failure; a terminal that
-  // hung up ends aish as SIGHUP would.
-  process.stdout.on('error', (err) => process.exit(lostStreamCode(err) ?? 1));
-  process.stdout.write(cli.help ? HELP : `aish ${VERSION}\n`);
+  say(1, cli.help ? HELP : `aish ${VERSION}\n`);
   return undefined;
 }
 

@@ -3,7 +3,8 @@
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeHome, type AishHome } from '../support/aish-env.js';
+import { spawn } from 'node:child_process';
+import { AISH_BIN, makeHome, type AishHome } from '../support/aish-env.js';
 import { runAish, startAish } from '../support/run-aish.js';
 
 let h: AishHome;
@@ -127,6 +128,17 @@ describe('start-up and config', () => {
     expect(help.stdout).toContain('aish -p "<text>"');
     const version = await run('', ['--version']);
     expect(version.stdout).toMatch(/^aish \d+\.\d+\.\d+\n$/);
+  });
+
+  it('--help to a reader that has gone (`aish --help | head -0`) exits 0 and says nothing', async () => {
+    // The read end is closed before aish starts, so its write fails with EPIPE every time.
+    const child = spawn(process.execPath, [AISH_BIN, '--help'], { cwd: h.cwd, env: h.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += String(d)));
+    const code = await new Promise((resolve) => child.on('exit', resolve));
+    expect(code).toBe(0);
+    expect(stderr).toBe('');
   });
 
   it('an unknown flag exits 2', async () => {
