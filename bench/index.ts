@@ -51,6 +51,18 @@ async function streamEndToEnd(): Promise<void> {
       `<= 1.5 (peak ${(f.peakKb / 1024).toFixed(1)} MB, idle ${(f.idleKb / 1024).toFixed(1)} MB; ${(above / e2e.wireBytes).toFixed(2)}x the ${(e2e.wireBytes / 1e6).toFixed(1)} MB on the wire)`,
     );
   }
+  // For scale: the bare client keeps nothing, so what it gains above its own idle is the cost of
+  // streaming at all (young generation, JIT code, buffers, GC threads).
+  for (const f of e2e.figures) {
+    const above = (f.barePeakKb - f.bareIdleKb) * 1024;
+    row(
+      `peak RSS above idle, bare client, ${f.mode}`,
+      `${(above / 1e6).toFixed(1)} MB`,
+      `reply text ${(e2e.replyChars / 1e6).toFixed(2)} MB`,
+      (above / e2e.replyChars).toFixed(2),
+      `- (peak ${(f.barePeakKb / 1024).toFixed(1)} MB, idle ${(f.bareIdleKb / 1024).toFixed(1)} MB; keeps no text)`,
+    );
+  }
   for (const f of e2e.figures) {
     const perChar = ((f.peakKb - f.halfKb) * 1024) / (e2e.replyChars - e2e.halfChars);
     row(

@@ -56,6 +56,9 @@ export interface StreamFigure {
   peakKb: number;
   halfKb: number;
   idleKb: number;
+  /** Peak RSS (KB) of the bare client with the big reply and with the one-delta reply, for scale. */
+  barePeakKb: number;
+  bareIdleKb: number;
 }
 
 export interface StreamE2e {
@@ -105,7 +108,17 @@ export async function benchStreamE2e(): Promise<StreamE2e> {
       const rss = (xs: ChildRun[]) => median(xs.map((r) => r.peakRssKb));
       const aishMs = cpu(s.aishBig) - cpu(s.aishOne);
       const bareMs = cpu(s.bareBig) - cpu(s.bareOne);
-      figures.push({ mode, aishMs, bareMs, ratio: aishMs / bareMs, peakKb: rss(s.aishBig), halfKb: rss(s.aishHalf), idleKb: rss(s.aishOne) });
+      figures.push({
+        mode,
+        aishMs,
+        bareMs,
+        ratio: aishMs / bareMs,
+        peakKb: rss(s.aishBig),
+        halfKb: rss(s.aishHalf),
+        idleKb: rss(s.aishOne),
+        barePeakKb: rss(s.bareBig),
+        bareIdleKb: rss(s.bareOne),
+      });
     }
     return { figures, replyChars: text.length, halfChars: halfText.length, wireBytes: bigBody.length };
   } finally {
