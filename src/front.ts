@@ -14,9 +14,9 @@
 
 import { loadQuickConfig, type LoadedConfig } from './config/load.js';
 import type { CliOptions } from './cli.js';
-import type { ModelConfig } from './config/schema.js';
 import { lostStreamCode } from './errors.js';
 import type { Io } from './io.js';
+import { bannerText } from './repl/banner.js';
 import { BRACKETED_PASTE_ON } from './repl/paste-mode.js';
 import { formatPrompt } from './repl/prompt.js';
 import { Redactor } from './safety/redact.js';
@@ -37,12 +37,6 @@ export interface FrontOptions {
   cwd: string;
   home: string;
   version: string;
-}
-
-/** The start-up line on a terminal. */
-export function bannerText(version: string, model: string, preset: ModelConfig, configFile: string | undefined): string {
-  const from = configFile ? `config ${configFile}` : 'no config file';
-  return `aish ${version}: ${model} = ${preset.model} at ${preset.endpoint} (${from}); :help for commands`;
 }
 
 /**

@@ -53,7 +53,7 @@ const LAYERS: Record<string, readonly string[]> = {
   // How aish ends (signals, lost streams, the exit), from the start-up file on.
   shutdown: ['errors'],
   'one-shot': ['config', 'context', 'errors', 'history', 'io', 'mcp', 'project', 'render', 'safety', 'shell', 'tools', 'turn'],
-  app: ['config', 'context', 'errors', 'front', 'history', 'io', 'mcp', 'memory', 'meta', 'norris', 'project', 'render', 'repl', 'safety', 'shell', 'tools', 'turn'],
+  app: ['config', 'context', 'errors', 'history', 'io', 'mcp', 'memory', 'meta', 'norris', 'project', 'render', 'repl', 'safety', 'shell', 'tools', 'turn'],
   main: ['app', 'cli', 'config', 'errors', 'front', 'history', 'io', 'one-shot', 'shutdown'],
   // The second start-up file: V8 flags, shutdown, the front, then main.ts.
   start: ['cli', 'errors', 'front', 'main', 'shutdown'],
@@ -152,6 +152,39 @@ describe('no import cycle', () => {
     for (const [, imports] of graph) {
       for (const imp of imports) if (imp.internal) expect(graph.has(imp.target), `${imp.from} → ${imp.target}`).toBe(true);
     }
+  });
+});
+
+/** Every package or node: module that loading `file` loads, through static, non-type imports. */
+function staticPackages(file: string): Set<string> {
+  const seen = new Set<string>();
+  const packages = new Set<string>();
+  const visit = (f: string) => {
+    if (seen.has(f)) return;
+    seen.add(f);
+    for (const imp of graph.get(f) ?? []) {
+      if (imp.typeOnly || imp.lazy) continue;
+      if (imp.internal) visit(imp.target);
+      else packages.add(imp.target);
+    }
+  };
+  visit(file);
+  return packages;
+}
+
+// docs/performance.md "The prompt first": what each start-up step loads is measured; these are
+// the packages that cost tens of milliseconds at import, kept to the paths that need them.
+describe('what start-up loads', () => {
+  const heavy = (p: string) => /^(zod|@modelcontextprotocol\/sdk|ajv|undici|cosmiconfig|highlight\.js|string-width|jiti)(\/|$)/.test(p);
+
+  it('the start-up files load none of the heavy packages, and chalk only on a terminal (lazily)', () => {
+    for (const file of ['entry.ts', 'start.ts', 'front.ts']) expect([...staticPackages(file)].filter(heavy), file).toEqual([]);
+    expect(staticPackages('front.ts').has('chalk')).toBe(false);
+  });
+
+  it('the interactive program loads none of them before a line needs one: the MCP SDK and zod come with the first server', () => {
+    expect([...staticPackages('app.ts')].filter(heavy)).toEqual([]);
+    expect([...staticPackages('main.ts')].filter(heavy)).toEqual([]);
   });
 });
 

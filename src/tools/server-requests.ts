@@ -7,7 +7,6 @@
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
 import type { CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, Root } from '@modelcontextprotocol/sdk/types.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ChatMessage } from '../broker/types.js';
 import type { McpClientRequests } from '../mcp/session-types.js';
 import type { ApprovalGate } from '../safety/gate.js';
@@ -201,13 +200,26 @@ async function sample(deps: ServerRequestDeps, alias: string, params: CreateMess
   const decision = await deps.gate.sampling(alias, prompt, question, deps.sampling, signal);
   if (!decision.approved) {
     deps.status(`mcp ${alias}: sampling request ${decision.by === 'policy' ? 'denied (mcp.sampling)' : 'declined'}`);
-    throw new McpError(-1, 'User rejected sampling request');
+    throw await mcpError(-1, 'User rejected sampling request');
   }
   if (decision.by === 'policy') deps.status(`mcp ${alias} asked the model (allowed by mcp.sampling)`);
   try {
     const { text, model } = await deps.complete(messages, params.maxTokens, signal);
     return { role: 'assistant', content: { type: 'text', text }, model, stopReason: 'endTurn' };
   } catch (err) {
-    throw new McpError(ErrorCode.InternalError, `the model request failed: ${err instanceof Error ? err.message : String(err)}`);
+    throw await mcpError(INTERNAL_ERROR, `the model request failed: ${err instanceof Error ? err.message : String(err)}`);
   }
+}
+
+/** JSON-RPC's internal error code (the SDK's `ErrorCode.InternalError`). */
+const INTERNAL_ERROR = -32603;
+
+/**
+ * The SDK's McpError, which the client sends back as the request's error. Loaded here, not at the
+ * top: the SDK's types module builds hundreds of zod schemas when it loads, and the app imports
+ * this file at every start; when a server asks, the SDK is loaded already.
+ */
+async function mcpError(code: number, message: string): Promise<Error> {
+  const { McpError } = await import('@modelcontextprotocol/sdk/types.js');
+  return new McpError(code, message);
 }
