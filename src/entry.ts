@@ -5,9 +5,9 @@
 // nothing else loaded. Anything else goes on in start.ts (dist/start.js): the front (the config,
 // and on a terminal the first prompt), then the program.
 
-import { writeSync } from 'node:fs';
 import { HELP, parseCli, type CliOptions } from './cli.js';
 import { errorMessage, lostStreamCode } from './errors.js';
+import { writeAllSync } from './fd-write.js';
 
 declare const AISH_VERSION: string;
 const VERSION = typeof AISH_VERSION === 'string' ? AISH_VERSION : '0.0.0-dev';
@@ -15,23 +15,13 @@ const VERSION = typeof AISH_VERSION === 'string' ? AISH_VERSION : '0.0.0-dev';
 const START = './start.js';
 
 /**
- * Writes `text` to a standard stream's file descriptor. Not through process.stdout or
- * process.stderr: setting those up loads Node's stream machinery, about 10 ms of `aish --version`.
- * A reader that went away (`aish --help | head -1`) is no failure; a terminal that hung up ends
- * aish as SIGHUP would (as in shutdown.ts).
+ * Writes `text` to a standard stream's file descriptor, not through Node's stream for it
+ * (fd-write.ts). A reader that went away (`aish --help | head -1`) is no failure; a
+ * terminal that hung up ends aish as SIGHUP would (as in shutdown.ts).
  */
 function say(fd: 1 | 2, text: string): void {
-  const bytes = Buffer.from(text);
-  for (let at = 0; at < bytes.length; ) {
-    try {
-      at += writeSync(fd, bytes, at);
-    } catch (err) {
-      // A non-blocking descriptor that is full for now.
-      if ((err as NodeJS.ErrnoException).code === 'EAGAIN') continue;
-      process.exitCode = lostStreamCode(err) ?? 1;
-      return;
-    }
-  }
+  const err = writeAllSync(fd, text);
+  if (err) process.exitCode = lostStreamCode(err) ?? 1;
 }
 
 /** Answers `--help`, `--version` and a bad flag; otherwise returns the options, for the rest. */

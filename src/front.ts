@@ -16,6 +16,8 @@ import { loadQuickConfig, type LoadedConfig } from './config/load.js';
 import type { CliOptions } from './cli.js';
 import { lostStreamCode } from './errors.js';
 import type { Io } from './io.js';
+import { neutralize } from './render/sanitize.js';
+import { colorLevel, frontStyle } from './render/sgr.js';
 import { bannerText } from './repl/banner.js';
 import { BRACKETED_PASTE_ON } from './repl/paste-mode.js';
 import { formatPrompt } from './repl/prompt.js';
@@ -30,9 +32,24 @@ export interface FrontState {
   prompted: boolean;
 }
 
+/**
+ * The standard streams as the front uses them. Node sets a stream up when it is first asked for,
+ * and that costs: on a terminal the front writes to the descriptors (start.ts); standard input is
+ * asked for only for raw mode or to read it.
+ */
+export interface FrontIo {
+  input: () => Io['input'];
+  /** The prompt goes here; a write throws when the stream is lost (EPIPE, EIO). */
+  output: { write(text: string): unknown };
+  /** The banner goes here, as the REPL's status lines do. */
+  errors: { write(text: string): unknown };
+  /** Input and output are a terminal. */
+  isTTY: boolean;
+}
+
 export interface FrontOptions {
   cli: CliOptions;
-  io: Io;
+  io: FrontIo;
   env: Record<string, string | undefined>;
   cwd: string;
   home: string;
@@ -63,31 +80,38 @@ export async function runFront(opts: FrontOptions): Promise<FrontState | number>
 
   if (io.isTTY) {
     // A dumb terminal has no cursor movement to draw the REPL's prompt over this one.
-    if (env.TERM === 'dumb' || !io.input.setRawMode) return state;
-    // Loaded here: a pipe needs neither (chalk alone is a few milliseconds of every start).
-    const [{ Renderer }, { colorLevel, createStyle }] = await Promise.all([import('./render/renderer.js'), import('./render/style.js')]);
+    if (env.TERM === 'dumb') return state;
+    // What Renderer.status and the REPL draw, in the same bytes, without chalk or the renderer
+    // (test/front.test.ts compares them).
     const { redact } = Redactor.forEnv(() => env, config);
-    const style = createStyle(colorLevel(env, true));
-    const render = new Renderer(io, style, redact);
-    render.status(bannerText(opts.version, model, preset, loaded.file));
+    const style = frontStyle(colorLevel(env, true));
     const prompt = formatPrompt(
       config.shell.prompt,
       { model, routing: config.routing.auto, norris: false, cwd: opts.cwd, home: env.HOME, ctxUsed: 0, ctxMax: config.context.token_budget, turn: 0, lastStatus: 0 },
       (s) => style.bold(s),
     );
-    io.input.setRawMode(true);
-    // As the line reader reads a line: a paste made now is marked as one.
-    io.output.write(BRACKETED_PASTE_ON + prompt);
+    // Raw mode before the prompt shows: a key typed the moment it shows (Ctrl-C too) must wait in
+    // the terminal for the REPL, unechoed and unprocessed.
+    const input = io.input();
+    input.setRawMode?.(true);
+    try {
+      io.errors.write(`${style.dim(`[aish] ${neutralize(redact(bannerText(opts.version, model, preset, loaded.file)))}`)}\n`);
+      // As the line reader reads a line: a paste made now is marked as one.
+      io.output.write(BRACKETED_PASTE_ON + prompt);
+    } catch (err) {
+      return lostStreamCode(err) ?? 1;
+    }
     return { ...state, prompted: true };
   }
 
   // A script's lines run once its servers are connected: the program must start them.
   if (Object.keys(config.mcp.servers).length > 0) return state;
-  const first = await firstChunk(io.input);
+  const input = io.input();
+  const first = await firstChunk(input);
   if (first === null) return 0;
   // As in main.ts: a stdin that fails ends aish, as SIGHUP would when it was a terminal.
   if (first instanceof Error) return lostStreamCode(first) ?? 1;
-  io.input.unshift(first);
+  input.unshift(first);
   return state;
 }
 

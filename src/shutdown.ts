@@ -57,11 +57,19 @@ export class Shutdown {
   }
 }
 
-/** SIGHUP and SIGTERM end aish and what it runs; so does any error of a standard stream. */
-export function watchProcess(shutdown: Shutdown): void {
+/** SIGHUP and SIGTERM end aish and what it runs. */
+export function watchSignals(shutdown: Shutdown): void {
   for (const signal of ['SIGHUP', 'SIGTERM'] as const) {
     process.on(signal, () => shutdown.begin(128 + os.constants.signals[signal]));
   }
+}
+
+/**
+ * Any error of a standard stream ends aish. Called once the front is done (start.ts): the front
+ * writes to the descriptors directly and handles its own failures, so Node's streams are not set
+ * up before the first prompt.
+ */
+export function watchStreams(shutdown: Shutdown): void {
   // Never a write here: telling about a failed write fails again (and used to loop).
   for (const stream of [process.stdin, process.stdout, process.stderr]) {
     stream.on('error', (err) => shutdown.begin(lostStreamCode(err) ?? 1));

@@ -4,10 +4,12 @@
 // program, main.ts (dist/main.mjs, an ES module), whose `start` owns the process from then on.
 
 import { homedir } from 'node:os';
+import tty from 'node:tty';
 import type { CliOptions } from './cli.js';
 import { errorMessage } from './errors.js';
+import { writeAllSync } from './fd-write.js';
 import { runFront } from './front.js';
-import { Shutdown, watchProcess } from './shutdown.js';
+import { Shutdown, watchSignals, watchStreams } from './shutdown.js';
 
 declare const AISH_VERSION: string;
 const VERSION = typeof AISH_VERSION === 'string' ? AISH_VERSION : '0.0.0-dev';
@@ -25,7 +27,8 @@ const PROGRAM = './main.mjs';
  *   with llhttp, compiled to WebAssembly; after the first reply V8 recompiled its parser with
  *   TurboFan in the background, about 200 ms of CPU and 27 MB, and the exit waited for it (300 ms
  *   after the answer on a busy machine). The baseline code streams the reply no slower.
- * Done after `--help` and `--version`, which need neither; loading node:v8 takes about 1 ms.
+ * Done after the front (`--help`, `--version`, the first prompt and an empty piped input need neither);
+ * loading node:v8 takes about 1 ms.
  */
 function tuneV8(): void {
   // require, not import(): this file is CommonJS, and import() would start the ESM loader here.
@@ -35,19 +38,18 @@ function tuneV8(): void {
 }
 
 async function run(cli: CliOptions): Promise<void> {
-  tuneV8();
   // From here on a signal or a lost terminal ends aish the one way, before the program is loaded too.
   const shutdown = new Shutdown();
-  watchProcess(shutdown);
+  watchSignals(shutdown);
   const env = process.env;
   const front = await runFront({
     cli,
     io: {
-      input: process.stdin,
-      output: process.stdout,
-      errors: process.stderr,
-      isTTY: Boolean(process.stdin.isTTY && process.stdout.isTTY),
-      columns: () => process.stdout.columns || 80,
+      // Asked for when the front needs it: setting up a standard stream costs a millisecond or more.
+      input: () => process.stdin,
+      output: { write: (text: string) => writeOrThrow(1, text) },
+      errors: { write: (text: string) => writeOrThrow(2, text) },
+      isTTY: tty.isatty(0) && tty.isatty(1),
     },
     env,
     cwd: process.cwd(),
@@ -55,8 +57,15 @@ async function run(cli: CliOptions): Promise<void> {
     version: VERSION,
   });
   if (typeof front === 'number') return shutdown.exit(front);
+  watchStreams(shutdown);
+  tuneV8();
   const program = (await import(PROGRAM)) as typeof import('./main.js');
   program.start(front, shutdown);
+}
+
+function writeOrThrow(fd: 1 | 2, text: string): void {
+  const err = writeAllSync(fd, text);
+  if (err) throw err;
 }
 
 /** Runs aish past the flags entry.ts answers itself. */

@@ -24,6 +24,8 @@ const LAYERS: Record<string, readonly string[]> = {
   'text-buffer': [],
   // The system clipboard: a tool on PATH or OSC 52.
   clipboard: [],
+  // Writes to a standard stream's descriptor before Node's stream for it is set up.
+  'fd-write': [],
   config: ['errors'],
   cli: ['errors'],
   // The broker knows nothing of MCP, tools, turns or rendering.
@@ -56,9 +58,9 @@ const LAYERS: Record<string, readonly string[]> = {
   app: ['config', 'context', 'errors', 'history', 'io', 'mcp', 'memory', 'meta', 'norris', 'project', 'render', 'repl', 'safety', 'shell', 'tools', 'turn'],
   main: ['app', 'cli', 'config', 'errors', 'front', 'history', 'io', 'one-shot', 'shutdown'],
   // The second start-up file: V8 flags, shutdown, the front, then main.ts.
-  start: ['cli', 'errors', 'front', 'main', 'shutdown'],
+  start: ['cli', 'errors', 'fd-write', 'front', 'main', 'shutdown'],
   // The CommonJS start-up file: --help, --version and a bad flag, then start.ts.
-  entry: ['cli', 'errors', 'start'],
+  entry: ['cli', 'errors', 'fd-write', 'start'],
 };
 
 interface Import {

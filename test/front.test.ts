@@ -8,6 +8,8 @@ import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { CliOptions } from '../src/cli.js';
 import { runFront, type FrontOptions } from '../src/front.js';
+import { Renderer } from '../src/render/renderer.js';
+import { createStyle } from '../src/render/style.js';
 import { tempDir } from './support/temp-dir.js';
 
 const PRESET = { endpoint: 'http://127.0.0.1:9/v1', model: 'm' };
@@ -48,10 +50,10 @@ const sink = (into: string[]) =>
     },
   });
 
-function front(where: { home: string; cwd: string }, streams: FakeTerminal, cli: Partial<CliOptions> = {}, env: Record<string, string> = {}) {
+function front(where: { home: string; cwd: string }, streams: FakeTerminal, cli: Partial<CliOptions> = {}, env: Record<string, string> = {}, io: Partial<FrontOptions['io']> = {}) {
   const opts: FrontOptions = {
     cli: { help: false, version: false, ...cli },
-    io: { input: streams.input, output: sink(streams.out), errors: sink(streams.err), isTTY: Boolean(streams.input.isTTY), columns: () => 80 },
+    io: { input: () => streams.input, output: sink(streams.out), errors: sink(streams.err), isTTY: Boolean(streams.input.isTTY), ...io },
     env: { HOME: where.home, TERM: 'xterm-256color', NO_COLOR: '1', XDG_CONFIG_HOME: path.join(where.home, '.config'), ...env },
     cwd: where.cwd,
     home: where.home,
@@ -73,6 +75,44 @@ describe('the front on a terminal', () => {
     expect(t.err.join('')).toBe(`[aish] aish 9.9.9: fast = m at ${PRESET.endpoint} (config ${path.join(where.cwd, '.aishrc.json')}); :help for commands\n`);
     expect(t.out.join('')).toBe('\x1b[?2004h[aish:fast]> ');
     expect(t.rawModes).toEqual([true]);
+  });
+
+  it('writes the banner and the prompt in the bytes Renderer.status and chalk write, in colour too', async () => {
+    const where = project({
+      '.aishrc.json': JSON.stringify({ models: { fast: { ...PRESET, model: 'm\x1b[22mx' } } }),
+    });
+    const t = fakeStreams(true);
+    const state = await front(where, t, {}, { NO_COLOR: '', FORCE_COLOR: '2' });
+    expect(typeof state === 'object' && state.prompted).toBe(true);
+    const style = createStyle(2);
+    const err: string[] = [];
+    const io = { input: t.input, output: sink([]), errors: sink(err), isTTY: true, columns: () => 80 };
+    const file = path.join(where.cwd, '.aishrc.json');
+    new Renderer(io, style, (s) => s).status(`aish 9.9.9: fast = m\x1b[22mx at ${PRESET.endpoint} (config ${file}); :help for commands`);
+    expect(t.err.join('')).toBe(err.join(''));
+    expect(t.err.join('')).toContain('\x1b[2m[aish] aish 9.9.9');
+    expect(t.out.join('')).toBe(`\x1b[?2004h${style.bold('[aish:fast]')}> `);
+  });
+
+  it('sets raw mode before the banner and the prompt are drawn', async () => {
+    const where = project();
+    const t = fakeStreams(true);
+    const order: string[] = [];
+    t.input.setRawMode = (mode: boolean) => order.push(`raw ${mode} after ${t.err.length + t.out.length} writes`);
+    const state = await front(where, t);
+    expect(typeof state === 'object' && state.prompted).toBe(true);
+    expect(order).toEqual(['raw true after 0 writes']);
+  });
+
+  it('ends aish as a lost terminal would when the prompt cannot be written', async () => {
+    const where = project();
+    const t = fakeStreams(true);
+    const lost = {
+      write: () => {
+        throw Object.assign(new Error('write EIO'), { code: 'EIO' });
+      },
+    };
+    expect(await front(where, t, {}, {}, { output: lost })).toBe(129);
   });
 
   it('draws the shell.prompt template and --model, as the REPL would', async () => {
