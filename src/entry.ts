@@ -3,16 +3,16 @@
 // Node set up its ESM loader first, about 10 ms, which is most of what `aish --version` cost over
 // `node -e 0` (docs/performance.md). `--help`, `--version` and a bad flag are answered here, with
 // nothing else loaded. Anything else goes on in start.ts (dist/start.js): the front (the config,
-// and on a terminal the first prompt), then the program.
+// and on a terminal the first prompt), then the program. Every bundle after this file is loaded
+// with V8's code cache (code-cache.ts).
 
+import path from 'node:path';
 import { HELP, parseCli, type CliOptions } from './cli.js';
 import { errorMessage, lostStreamCode } from './errors.js';
 import { writeAllSync } from './fd-write.js';
 
 declare const AISH_VERSION: string;
 const VERSION = typeof AISH_VERSION === 'string' ? AISH_VERSION : '0.0.0-dev';
-/** Through a variable, so esbuild leaves the built file alone (dist/start.js, a bundle of its own). */
-const START = './start.js';
 
 /**
  * Writes `text` to a standard stream's file descriptor, not through Node's stream for it
@@ -40,5 +40,13 @@ function answer(): CliOptions | undefined {
 }
 
 const cli = answer();
-// require: this file is CommonJS, and import() would start Node's ESM loader here.
-if (cli) (require(START) as typeof import('./start.js')).start(cli);
+// dist/start.js, a bundle of its own, with its code cache. The loader is part of this file, set up
+// only now (esbuild makes this import() a call in the same file: no ES module loader starts).
+if (cli) {
+  import('./code-cache.js')
+    .then(({ requireBundle }) => (requireBundle(path.join(__dirname, 'start.js')) as typeof import('./start.js')).start(cli))
+    .catch((err: unknown) => {
+      process.exitCode = 1;
+      say(2, `aish: cannot start: ${errorMessage(err)}\n`);
+    });
+}

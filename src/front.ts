@@ -135,3 +135,22 @@ function firstChunk(input: NodeJS.ReadableStream): Promise<Buffer | string | Err
     input.once('error', onError);
   });
 }
+
+/**
+ * For the build (scripts/build.mjs): the front once on a terminal and once on a pipe that ends at
+ * once, in `dir`, which holds a config, with nothing shown. V8 compiles a function when it first
+ * runs, so the code cache the build makes afterwards holds what every start runs: the config's
+ * search and schema, the banner and the prompt.
+ */
+export async function warmUp(dir: string): Promise<void> {
+  const { PassThrough } = await import('node:stream');
+  const sink = { write: () => true };
+  for (const isTTY of [true, false]) {
+    const stream = new PassThrough();
+    if (!isTTY) stream.end();
+    const input = Object.assign(stream, { setRawMode: () => undefined });
+    const env = { HOME: dir, TERM: 'xterm-256color' };
+    const state = await runFront({ cli: { help: false, version: false }, io: { input: () => input, output: sink, errors: sink, isTTY }, env, cwd: dir, home: dir, version: '0' });
+    if (isTTY && (typeof state !== 'object' || !state.prompted)) throw new Error(`the front drew no prompt with the config in ${dir}`);
+  }
+}

@@ -1,40 +1,27 @@
 // The second start-up file, dist/start.js (CommonJS, as dist/aish.js): loaded by entry.ts once argv
-// asks for more than --help or --version. It sets V8 up, takes charge of signals and lost streams,
-// runs the front (front.ts: the config, and on a terminal the first prompt) and then imports the
-// program, main.ts (dist/main.mjs, an ES module), whose `start` owns the process from then on.
+// asks for more than --help or --version. It takes charge of signals, runs the front (front.ts:
+// the config, and on a terminal the first prompt), then watches the standard streams, sets V8 up
+// and loads the program, main.ts (dist/program.js, with its code cache: code-cache.ts), whose
+// `start` owns the process from then on.
 
 import { homedir } from 'node:os';
+import path from 'node:path';
 import tty from 'node:tty';
 import type { CliOptions } from './cli.js';
+import { requireBundle } from './code-cache.js';
 import { errorMessage } from './errors.js';
 import { writeAllSync } from './fd-write.js';
 import { runFront } from './front.js';
 import { Shutdown, watchSignals, watchStreams } from './shutdown.js';
+import { V8_FLAGS } from './v8-flags.js';
 
 declare const AISH_VERSION: string;
 const VERSION = typeof AISH_VERSION === 'string' ? AISH_VERSION : '0.0.0-dev';
-/** Through a variable, so neither TypeScript nor esbuild looks for the built file. */
-const PROGRAM = './main.mjs';
 
-/**
- * Two V8 settings, found by profiling `aish -p` (docs/performance.md); both are read by V8 when it
- * acts, so setting them here, before the program is loaded, takes effect:
- * - The young generation stays at its start size (1 MB per semi-space). V8 doubles it, up to 16 MB,
- *   each time about its size has survived since the last growth, and the pages stay resident: a
- *   100 000-delta reply cost 16 MB of RSS that way. The maximum size cannot be changed once the
- *   heap is set up; the growth factor can. Measured: no CPU cost.
- * - WebAssembly stays on the baseline compiler unless a function runs very hot. undici parses HTTP
- *   with llhttp, compiled to WebAssembly; after the first reply V8 recompiled its parser with
- *   TurboFan in the background, about 200 ms of CPU and 27 MB, and the exit waited for it (300 ms
- *   after the answer on a busy machine). The baseline code streams the reply no slower.
- * Done after the front (`--help`, `--version`, the first prompt and an empty piped input need neither);
- * loading node:v8 takes about 1 ms.
- */
+/** The V8 settings of v8-flags.ts; node:v8 takes about 1 ms to load, so not before the front. */
 function tuneV8(): void {
-  // require, not import(): this file is CommonJS, and import() would start the ESM loader here.
   const { setFlagsFromString } = require('node:v8') as typeof import('node:v8');
-  setFlagsFromString('--semi-space-growth-factor=1');
-  setFlagsFromString('--wasm-tiering-budget=1000000000');
+  for (const flag of V8_FLAGS) setFlagsFromString(flag);
 }
 
 async function run(cli: CliOptions): Promise<void> {
@@ -58,8 +45,9 @@ async function run(cli: CliOptions): Promise<void> {
   });
   if (typeof front === 'number') return shutdown.exit(front);
   watchStreams(shutdown);
+  // Before the program is compiled: its code cache was made with these flags (scripts/build.mjs).
   tuneV8();
-  const program = (await import(PROGRAM)) as typeof import('./main.js');
+  const program = requireBundle(path.join(__dirname, 'program.js')) as typeof import('./main.js');
   program.start(front, shutdown);
 }
 
@@ -71,7 +59,10 @@ function writeOrThrow(fd: 1 | 2, text: string): void {
 /** Runs aish past the flags entry.ts answers itself. */
 export function start(cli: CliOptions): void {
   run(cli).catch((err: unknown) => {
-    process.stderr.write(`aish: cannot load ${PROGRAM}: ${errorMessage(err)}\n`);
+    process.stderr.write(`aish: cannot start: ${errorMessage(err)}\n`);
     process.exit(1);
   });
 }
+
+// The build runs the front once before it makes this file's code cache (front.ts).
+export { warmUp } from './front.js';

@@ -1,6 +1,6 @@
 // The shape of src/ (SPEC §1, STYLE.md, docs/architecture.md): every folder imports only the
 // folders below it in the table, no file takes part in an import cycle (type-only imports
-// included), only main.ts, the start-up files entry.ts and start.ts, and shutdown.ts touch `process`, the context store and the turn core do no I/O of
+// included), only main.ts, the start-up files entry.ts and start.ts, shutdown.ts and code-cache.ts touch `process`, the context store and the turn core do no I/O of
 // their own, and the broker loads its HTTP client and SSE parser lazily.
 
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -26,6 +26,11 @@ const LAYERS: Record<string, readonly string[]> = {
   clipboard: [],
   // Writes to a standard stream's descriptor before Node's stream for it is set up.
   'fd-write': [],
+  // Loads aish's own bundles with V8's code cache; the V8 flags the caches are made with.
+  'code-cache': [],
+  'v8-flags': [],
+  // The built program's way to the MCP SDK, zod and ajv (dist/vendor.js).
+  'vendor-load': ['code-cache'],
   config: ['errors'],
   cli: ['errors'],
   // The broker knows nothing of MCP, tools, turns or rendering.
@@ -58,9 +63,9 @@ const LAYERS: Record<string, readonly string[]> = {
   app: ['config', 'context', 'errors', 'history', 'io', 'mcp', 'memory', 'meta', 'norris', 'project', 'render', 'repl', 'safety', 'shell', 'tools', 'turn'],
   main: ['app', 'cli', 'config', 'errors', 'front', 'history', 'io', 'one-shot', 'shutdown'],
   // The second start-up file: V8 flags, shutdown, the front, then main.ts.
-  start: ['cli', 'errors', 'fd-write', 'front', 'main', 'shutdown'],
+  start: ['cli', 'code-cache', 'errors', 'fd-write', 'front', 'main', 'shutdown', 'v8-flags'],
   // The CommonJS start-up file: --help, --version and a bad flag, then start.ts.
-  entry: ['cli', 'errors', 'fd-write', 'start'],
+  entry: ['cli', 'code-cache', 'errors', 'fd-write', 'start'],
 };
 
 interface Import {
@@ -191,8 +196,8 @@ describe('what start-up loads', () => {
 });
 
 describe('edges of the program', () => {
-  it('touches process only in main.ts, the start-up files entry.ts and start.ts, and shutdown.ts (argv, env, stdio, signals, exit)', () => {
-    for (const file of files.filter((f) => !['main.ts', 'entry.ts', 'start.ts', 'shutdown.ts'].includes(f))) {
+  it('touches process only in main.ts, the start-up files entry.ts and start.ts, shutdown.ts and code-cache.ts (NODE_OPTIONS) (argv, env, stdio, signals, exit)', () => {
+    for (const file of files.filter((f) => !['main.ts', 'entry.ts', 'start.ts', 'shutdown.ts', 'code-cache.ts'].includes(f))) {
       const text = readFileSync(path.join(SRC, file), 'utf8');
       expect(text, file).not.toMatch(/\bprocess\.(argv|env|stdin|stdout|stderr|exit|on|once|cwd)\b/);
     }

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { CliOptions } from '../src/cli.js';
-import { runFront, type FrontOptions } from '../src/front.js';
+import { runFront, warmUp, type FrontOptions } from '../src/front.js';
 import { Renderer } from '../src/render/renderer.js';
 import { createStyle } from '../src/render/style.js';
 import { tempDir } from './support/temp-dir.js';
@@ -200,5 +200,14 @@ describe('the front on a pipe', () => {
     t.input.end();
     const state = await front(project({ '.aishrc.json': JSON.stringify({ models: { fast: PRESET }, ...extra }) }), t, cli);
     expect(typeof state).toBe('object');
+  });
+});
+
+describe('the warm-up the build runs before it makes the front\'s code cache', () => {
+  it('runs the front on a config without a word, and refuses one on which the front draws no prompt', async () => {
+    const good = project();
+    await expect(warmUp(good.cwd)).resolves.toBeUndefined();
+    const bad = project({ '.aishrc.json': JSON.stringify({ shell: { confirm_cmd: 'yes' } }) });
+    await expect(warmUp(bad.cwd)).rejects.toThrow(/drew no prompt/);
   });
 });
