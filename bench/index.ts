@@ -34,7 +34,7 @@ if (want('mcp')) await mcpFigures();
 if (want('resume')) await resumeFigures();
 
 async function streamEndToEnd(): Promise<void> {
-  const { benchStreamE2e } = await import('./stream-e2e.js');
+  const { benchStreamE2e, HEAP_RUNS } = await import('./stream-e2e.js');
   const e2e = await benchStreamE2e();
   for (const f of e2e.figures) {
     const what = f.mode === 'piped' ? 'piped' : 'tty, markdown';
@@ -61,6 +61,29 @@ async function streamEndToEnd(): Promise<void> {
       `reply text ${(e2e.replyChars / 1e6).toFixed(2)} MB`,
       (above / e2e.replyChars).toFixed(2),
       `- (peak ${(f.barePeakKb / 1024).toFixed(1)} MB, idle ${(f.bareIdleKb / 1024).toFixed(1)} MB; keeps no text)`,
+    );
+  }
+  // What is kept: the live heap after a full GC once the whole response has arrived (the reply
+  // still held), above the one-delta run. The text itself is the least it can be.
+  for (const f of e2e.figures) {
+    const above = f.heap.aish.reply - f.heap.aishIdle.reply;
+    const atExit = f.heap.aish.exit - f.heap.aishIdle.exit;
+    row(
+      `heap kept above idle, 100 000 deltas, ${f.mode}`,
+      `${(above / 1e6).toFixed(2)} MB`,
+      `reply text ${(e2e.replyChars / 1e6).toFixed(2)} MB`,
+      (above / e2e.replyChars).toFixed(2),
+      `<= 1.5 (live heap after a full GC at the end of the reply, ${(f.heap.aish.reply / 1e6).toFixed(2)} against ${(f.heap.aishIdle.reply / 1e6).toFixed(2)} MB; at exit ${(atExit / 1e6).toFixed(2)} MB above; median of ${HEAP_RUNS})`,
+    );
+  }
+  for (const f of e2e.figures) {
+    const above = f.heap.bare.reply - f.heap.bareIdle.reply;
+    row(
+      `heap kept above idle, bare client, ${f.mode}`,
+      `${(above / 1e6).toFixed(2)} MB`,
+      `reply text ${(e2e.replyChars / 1e6).toFixed(2)} MB`,
+      (above / e2e.replyChars).toFixed(2),
+      `- (${(f.heap.bare.reply / 1e6).toFixed(2)} against ${(f.heap.bareIdle.reply / 1e6).toFixed(2)} MB; keeps no text: JIT code and feedback)`,
     );
   }
   for (const f of e2e.figures) {

@@ -4,8 +4,11 @@
 // in the same mode. Each figure is the child's CPU beyond the same run with a one-delta reply, so
 // launch and exit cancel out; the peak RSS of the big reply is compared with the one-delta run
 // (idle) and with the reply's own size, and the peak of a reply half as long gives what each
-// further character costs. Medians of interleaved runs.
+// further character costs. Medians of interleaved runs. Separate runs with a preload
+// (retained-heap.cjs) give the live heap after a full GC once the response has arrived, while the
+// reply is still held, against the same for the one-delta reply: what is kept, not what is garbage.
 
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ModelServer, type ScriptedResponse } from '../test/support/model-server.js';
 import { measureChild, type ChildRun } from './child.js';
@@ -15,9 +18,12 @@ import { median } from './stats.js';
 export const DELTAS = 100_000;
 const DELTA_CHARS = 7;
 const RUNS = 7;
+/** Runs of the heap figure: a full GC's live heap hardly varies from run to run. */
+export const HEAP_RUNS = 3;
 
 const aish = path.join(process.cwd(), 'dist', 'aish.js');
 const bareClient = path.join(process.cwd(), 'bench', 'bare-client.mjs');
+const heapPreload = path.join(process.cwd(), 'bench', 'retained-heap.cjs');
 
 /** Markdown a model might send (headings, lists, bold, inline code, a fence), as fixed-size deltas. */
 export function replyText(deltas: number): string {
@@ -59,6 +65,14 @@ export interface StreamFigure {
   /** Peak RSS (KB) of the bare client with the big reply and with the one-delta reply, for scale. */
   barePeakKb: number;
   bareIdleKb: number;
+  /** Live heap (bytes, after a full GC) of aish and the bare client: big and one-delta reply. */
+  heap: { aish: RetainedHeap; aishIdle: RetainedHeap; bare: RetainedHeap; bareIdle: RetainedHeap };
+}
+
+/** What retained-heap.cjs wrote: the live heap once the response had arrived, and at exit. */
+export interface RetainedHeap {
+  reply: number;
+  exit: number;
 }
 
 export interface StreamE2e {
@@ -79,14 +93,23 @@ export async function benchStreamE2e(): Promise<StreamE2e> {
   const half: ScriptedResponse = { type: 'raw', body: streamBody(halfText), headers: { 'content-type': 'text/event-stream' } };
   const where = benchHome({ models: { fast: { endpoint: server.url, model: 'bench' } } });
   const url = `${server.url}/chat/completions`;
-  const run = async (who: 'aish' | 'bare', reply: ScriptedResponse, pty: boolean): Promise<ChildRun> => {
+  const heapFile = path.join(where.env.HOME!, 'heap.json');
+  const run = async (who: 'aish' | 'bare', reply: ScriptedResponse, pty: boolean, withHeap = false): Promise<ChildRun> => {
     server.enqueue(reply);
-    const args = who === 'aish' ? [aish, '-p', 'bench'] : [bareClient, url];
-    const result = await measureChild(process.execPath, args, { ...where, pty });
+    const program = who === 'aish' ? [aish, '-p', 'bench'] : [bareClient, url];
+    const args = withHeap ? ['--expose-gc', '--require', heapPreload, ...program] : program;
+    const env = withHeap ? { ...where.env, AISH_BENCH_HEAP_FILE: heapFile } : where.env;
+    const result = await measureChild(process.execPath, args, { cwd: where.cwd, env, pty });
     // A run that failed early would look fast: make sure the reply got through.
     const expected = reply === big ? text.length * 0.9 : reply === half ? halfText.length * 0.9 : 1;
     if (result.output.length < expected) throw new Error(`${who} printed ${result.output.length} characters: ${result.output.slice(-300)}`);
     return result;
+  };
+  const heap = async (who: 'aish' | 'bare', reply: ScriptedResponse, pty: boolean): Promise<RetainedHeap> => {
+    await run(who, reply, pty, true);
+    const measured = JSON.parse(readFileSync(heapFile, 'utf8')) as RetainedHeap;
+    if (typeof measured.reply !== 'number') throw new Error(`${who}: the end of the response was not seen (undici:request:trailers)`);
+    return measured;
   };
   try {
     const figures: StreamFigure[] = [];
@@ -104,6 +127,14 @@ export async function benchStreamE2e(): Promise<StreamE2e> {
         if (round < 0) continue;
         for (const k of Object.keys(s) as Array<keyof typeof s>) s[k].push(results[k]);
       }
+      const h = { aish: [] as RetainedHeap[], aishIdle: [] as RetainedHeap[], bare: [] as RetainedHeap[], bareIdle: [] as RetainedHeap[] };
+      for (let round = 0; round < HEAP_RUNS; round++) {
+        h.aish.push(await heap('aish', big, pty));
+        h.aishIdle.push(await heap('aish', one, pty));
+        h.bare.push(await heap('bare', big, pty));
+        h.bareIdle.push(await heap('bare', one, pty));
+      }
+      const live = (xs: RetainedHeap[]): RetainedHeap => ({ reply: median(xs.map((x) => x.reply)), exit: median(xs.map((x) => x.exit)) });
       const cpu = (xs: ChildRun[]) => median(xs.map((r) => r.cpuMs));
       const rss = (xs: ChildRun[]) => median(xs.map((r) => r.peakRssKb));
       const aishMs = cpu(s.aishBig) - cpu(s.aishOne);
@@ -118,6 +149,7 @@ export async function benchStreamE2e(): Promise<StreamE2e> {
         idleKb: rss(s.aishOne),
         barePeakKb: rss(s.bareBig),
         bareIdleKb: rss(s.bareOne),
+        heap: { aish: live(h.aish), aishIdle: live(h.aishIdle), bare: live(h.bare), bareIdle: live(h.bareIdle) },
       });
     }
     return { figures, replyChars: text.length, halfChars: halfText.length, wireBytes: bigBody.length };

@@ -28,6 +28,14 @@ export class TextBuffer {
     }
   }
 
+  /** Empties it, as a new buffer would be. */
+  clear(): void {
+    this.#blocks = [];
+    this.#pieces = [];
+    this.#length = 0;
+    this.#joined = '';
+  }
+
   /** The whole text, one flat string (joined once, then kept until the next push). */
   toString(): string {
     if (this.#joined === null) {

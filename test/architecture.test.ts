@@ -51,7 +51,7 @@ const LAYERS: Record<string, readonly string[]> = {
   // Tool hosts: the MCP registry (and later built-ins) seen as the turn core's ToolHost.
   tools: ['broker', 'mcp', 'safety', 'turn', 'tool-call'],
   // Everything a person sees; it draws the events of the layers below and produces none.
-  render: ['cmd-contract', 'io', 'shell', 'tool-call', 'turn'],
+  render: ['cmd-contract', 'io', 'shell', 'text-buffer', 'tool-call', 'turn'],
   norris: ['broker', 'cmd-contract', 'config', 'errors', 'safety', 'tool-call', 'turn'],
   meta: ['clipboard', 'config', 'errors', 'history', 'line-router', 'mcp', 'memory', 'model-routing', 'norris', 'project', 'render', 'safety', 'shell', 'turn'],
   repl: ['broker', 'config', 'errors', 'history', 'io', 'line-router', 'mcp', 'memory', 'meta', 'norris', 'project', 'render', 'safety', 'shell', 'turn'],

@@ -21,4 +21,16 @@ describe('TextBuffer', () => {
     expect(buffer.toString()).toBe(`a${'b'.repeat(300)}`);
     expect(buffer.length).toBe(301);
   });
+
+  it('clear empties it, and it grows again from nothing', () => {
+    const buffer = new TextBuffer();
+    for (let i = 0; i < 300; i++) buffer.push('x');
+    buffer.toString();
+    buffer.push('y');
+    buffer.clear();
+    expect(buffer.length).toBe(0);
+    expect(buffer.toString()).toBe('');
+    buffer.push('z');
+    expect(buffer.toString()).toBe('z');
+  });
 });

@@ -11,7 +11,7 @@ import type { BrokerEvent, ChatResult, TokenUsage } from './types.js';
 /** Builds one reply from its chunks; `emit` receives events synchronously, in arrival order. */
 export class ReplyBuilder {
   /** The reply's text: a streamed reply is 100 000 deltas or more, kept compact (TextBuffer). */
-  readonly #text = new TextBuffer();
+  readonly #text: TextBuffer;
   #finishReason: string | null = null;
   #usage: TokenUsage | undefined;
   #receivedDelta = false;
@@ -19,7 +19,16 @@ export class ReplyBuilder {
   #ended = false;
   readonly #tools = new ToolCallAccumulator();
 
-  constructor(private readonly emit: (event: BrokerEvent) => void) {}
+  /**
+   * `text`: where the reply's text is collected (the caller's, so it keeps the partial text of a
+   * request that fails, without a second copy); it must be empty. A new buffer by default.
+   */
+  constructor(
+    private readonly emit: (event: BrokerEvent) => void,
+    text: TextBuffer = new TextBuffer(),
+  ) {
+    this.#text = text;
+  }
 
   /** Whether text or tool-call data has arrived. */
   get receivedDelta(): boolean {

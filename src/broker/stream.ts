@@ -6,6 +6,7 @@ import type { ModelConfig } from '../config/schema.js';
 import { BrokerError, httpError, retryAfterMs, timeoutError, transportError } from './errors.js';
 import { ReplyBuilder } from './reply.js';
 import { buildChatRequest, DEFAULT_TIMEOUT_MS } from './request.js';
+import type { TextBuffer } from '../text-buffer.js';
 import type { BrokerEvent, ChatMessage, ChatResult, ToolDefinition } from './types.js';
 
 /** How much of an error body is read for the `HTTP <status>: <snippet>` line. */
@@ -24,6 +25,12 @@ export interface ChatOptions {
   extraBody?: Record<string, unknown>;
   /** Applied to the serialized body before it is sent (secrets become `[redacted:NAME]`). */
   redact?: (text: string) => string;
+  /**
+   * Where the reply's text is collected as it arrives, so the caller has the partial text of a
+   * request that fails or is cancelled without keeping a second copy; `result.text` is its
+   * contents. Emptied when the request starts: a retry never carries an earlier attempt's text.
+   */
+  text?: TextBuffer;
 }
 
 type Undici = typeof import('undici');
@@ -42,12 +49,13 @@ export async function chatStream(
   onEvent: (e: BrokerEvent) => void,
   opts: ChatOptions,
 ): Promise<ChatResult> {
+  opts.text?.clear();
   opts.signal?.throwIfAborted();
   const req = buildChatRequest(model, messages, opts);
   const [{ request }, { ReplyReader }] = await Promise.all([import('undici'), import('./sse.js')]);
   opts.signal?.throwIfAborted();
   const emit = guardCallback(onEvent);
-  const reply = new ReplyBuilder(emit);
+  const reply = new ReplyBuilder(emit, opts.text);
   const guard = new RequestGuard(model.timeout_ms ?? DEFAULT_TIMEOUT_MS, opts.signal);
   let res: ResponseData | undefined;
   try {

@@ -1,6 +1,8 @@
 // The broker's vocabulary: chat messages and tool definitions in the OpenAI wire shape, the events
 // a streamed reply produces, and the result it settles into. Plain data; no behaviour here.
 
+import type { TextBuffer } from '../text-buffer.js';
+
 /** A tool call as the assistant message of the conversation carries it back to the model. */
 export interface AssistantToolCall {
   id: string;
@@ -60,8 +62,12 @@ export interface ChatResult {
   cut?: boolean;
 }
 
-/** One streamed model request, already bound to a preset and its environment (what the turn core asks). */
+/**
+ * One streamed model request, already bound to a preset and its environment (what the turn core
+ * asks). `opts.text`, when given, collects the reply's text as `chatStream` does: emptied when a
+ * request starts (a retry or fallback starts it again), then every text fragment as it is emitted.
+ */
 export interface ModelClient {
   readonly name: string;
-  stream(messages: ChatMessage[], onEvent: (e: BrokerEvent) => void, opts: { tools?: ToolDefinition[]; signal: AbortSignal }): Promise<ChatResult>;
+  stream(messages: ChatMessage[], onEvent: (e: BrokerEvent) => void, opts: { tools?: ToolDefinition[]; signal: AbortSignal; text?: TextBuffer }): Promise<ChatResult>;
 }

@@ -5,14 +5,19 @@
 import type { ChalkInstance } from 'chalk';
 import type { Io } from '../io.js';
 import type { ExecEnd, ExecView } from '../shell/shell-runner.js';
+import { TextBuffer } from '../text-buffer.js';
 import { neutralize } from './sanitize.js';
 import { Spinner } from './spinner.js';
 
 export class Renderer implements ExecView {
   /** Whether the last thing written to output ended a line. */
   #atLineStart = true;
-  /** Reply text `stream` holds until the next microtask (or `flush`), and what was written after it. */
-  #batch: string[] = [];
+  /**
+   * Reply text `stream` holds until the next microtask (or `flush`), and what was written after it.
+   * A TextBuffer, not an array: on a terminal each rendered delta is a rope of small strings, and a
+   * network read's thousands of them outlive a scavenge or two; joined into blocks they are flat.
+   */
+  readonly #batch = new TextBuffer();
 
   /**
    * `redact` is applied to status, error and context lines, informational text and tool frames
@@ -59,8 +64,8 @@ export class Renderer implements ExecView {
   /** Sends what `stream` holds back to output now. */
   flush(): void {
     if (this.#batch.length === 0) return;
-    const text = this.#batch.length === 1 ? this.#batch[0]! : this.#batch.join('');
-    this.#batch = [];
+    const text = this.#batch.toString();
+    this.#batch.clear();
     this.io.output.write(text);
   }
 

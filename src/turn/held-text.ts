@@ -3,9 +3,9 @@
 // written as text never flashes on screen. What was passed on is never taken back. This runs for
 // every delta: the scan sees only a short window from a little before what was shown (each delta
 // makes V8 flatten the window, so its length is paid per delta), and with no tools offered nothing
-// is held or scanned at all.
+// is held or scanned at all. The reply's text itself is kept by whoever streams it (the broker's
+// TextBuffer): here only its length and the window.
 
-import { TextBuffer } from '../text-buffer.js';
 import { HoldScan } from './leaked-calls.js';
 
 /** How much shown text the window keeps in front of the held part (a name run before `[ARGS]`). */
@@ -14,7 +14,8 @@ const LOOKBACK = 512;
 const WINDOW_MAX = 1024;
 
 export class HeldText {
-  readonly #text = new TextBuffer();
+  /** How much of the reply has arrived. */
+  #received = 0;
   /** No tools offered: every fragment is text as it comes. */
   readonly #passThrough: boolean;
   /** The reply from index #base on. */
@@ -31,17 +32,12 @@ export class HeldText {
     this.#show = show;
   }
 
-  /** Everything received so far. */
-  get text(): string {
-    return this.#text.toString();
-  }
-
   /** Adds a streamed fragment and passes on what is now known to be text. */
   push(fragment: string): void {
     if (fragment === '') return;
-    this.#text.push(fragment);
+    this.#received += fragment.length;
     if (this.#passThrough) {
-      this.#shown = this.#text.length;
+      this.#shown = this.#received;
       this.#show(fragment);
       return;
     }
@@ -57,7 +53,7 @@ export class HeldText {
   }
 
   /** Passes on the text up to `end` (default: all of it), once the reply has been judged. */
-  release(end = this.#text.length): void {
+  release(end = this.#received): void {
     if (end <= this.#shown) return;
     this.#show(this.#window.slice(this.#shown - this.#base, end - this.#base));
     this.#shown = end;

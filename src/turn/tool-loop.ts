@@ -14,6 +14,7 @@ import type { SessionRecorder } from '../history/session.js';
 import type { ToolAudit } from '../history/session-log.js';
 import { CANCELLED_CALL, DECLINED_CALL, schemaMismatchOutcome, type ToolOutcome, type ToolProgress } from '../tool-call.js';
 import type { ToolGate } from '../safety/gate.js';
+import { TextBuffer } from '../text-buffer.js';
 import { HeldText } from './held-text.js';
 import { readLeakedCalls } from './leaked-calls.js';
 import type { ToolHint, ToolHost, TurnObserver } from './types.js';
@@ -133,7 +134,10 @@ async function askModel(
   lastTry: boolean,
 ): Promise<Attempt> {
   const { observer } = deps;
-  const held = new HeldText(offered, (text) => observer({ type: 'text', text }));
+  // The reply's one copy while it streams: the broker collects it, and it is the partial text kept
+  // when the request fails or is cancelled.
+  const text = new TextBuffer();
+  const held = new HeldText(offered, (shown) => observer({ type: 'text', text: shown }));
   observer({ type: 'request-start', depth, model: deps.model.name });
   try {
     const result = await deps.model.stream(
@@ -155,11 +159,11 @@ async function askModel(
             break;
         }
       },
-      { ...(tools.length ? { tools } : {}), signal },
+      { ...(tools.length ? { tools } : {}), signal, text },
     );
     return { ok: true, reply: judgeReply(observer, result, held, offered, lastTry) };
   } catch (error) {
-    return { ok: false, error, text: held.text };
+    return { ok: false, error, text: text.toString() };
   } finally {
     observer({ type: 'request-end' });
   }

@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BrokerError, isFallbackEligible } from '../../src/broker/errors.js';
 import { chat, chatStream, preloadBroker } from '../../src/broker/stream.js';
 import type { BrokerEvent, ChatMessage, ToolDefinition } from '../../src/broker/types.js';
+import { TextBuffer } from '../../src/text-buffer.js';
 import { ModelServer, textReply, toolCallReply, type ScriptedResponse } from '../support/model-server.js';
 import { closedPort, collectEvents, loopbackModel, rejectionOf, sseBytes } from '../support/sse-fixtures.js';
 
@@ -480,6 +481,43 @@ describe('bad input', () => {
     server.enqueue(sseBytes(Buffer.concat([head, Buffer.from([0xff, 0xc3]), Buffer.from('x'), tail]), 1));
     const result = await chatStream(loopbackModel(server), messages, () => {}, { env: {} });
     expect(result.text).toBe('ok \ufffd\ufffdx 東京');
+  });
+});
+
+describe("the caller's text buffer", () => {
+  it('collects the text of the reply, which is the result text', async () => {
+    server.enqueue(textReply(['Hel', 'lo', ' there']));
+    const text = new TextBuffer();
+    const result = await chatStream(loopbackModel(server), messages, () => {}, { env: {}, text });
+    expect(text.toString()).toBe('Hello there');
+    expect(result.text).toBe('Hello there');
+  });
+
+  it('keeps the partial text of a cut reply, and the next request on it starts empty', async () => {
+    server.enqueue({ type: 'close-mid', body: `${data(chunk({ content: 'half' }))}${data(chunk({ content: ' a reply' }))}` });
+    const text = new TextBuffer();
+    await brokerError(chatStream(loopbackModel(server), messages, () => {}, { env: {}, text }));
+    expect(text.toString()).toBe('half a reply');
+    server.enqueue(textReply(['the ', 'retry']));
+    const result = await chatStream(loopbackModel(server), messages, () => {}, { env: {}, text });
+    expect(text.toString()).toBe('the retry');
+    expect(result.text).toBe('the retry');
+  });
+
+  it('keeps the partial text of a cancelled reply', async () => {
+    server.enqueue({ type: 'stall', sendHeaders: true, body: data(chunk({ content: 'partial' })) });
+    const controller = new AbortController();
+    const text = new TextBuffer();
+    const run = chatStream(loopbackModel(server), messages, () => controller.abort(), { env: {}, signal: controller.signal, text });
+    await rejectionOf(run);
+    expect(text.toString()).toBe('partial');
+  });
+
+  it('is emptied even when the request never starts (already aborted)', async () => {
+    const text = new TextBuffer();
+    text.push('an earlier attempt');
+    await rejectionOf(chatStream(loopbackModel(server), messages, () => {}, { env: {}, signal: AbortSignal.abort(), text }));
+    expect(text.toString()).toBe('');
   });
 });
 

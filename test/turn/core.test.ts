@@ -35,17 +35,23 @@ function scriptedModel(name: string, steps: Step[]) {
     name,
     async stream(messages, onEvent: (e: BrokerEvent) => void, opts): Promise<ChatResult> {
       requests.push({ messages, tools: opts.tools });
+      // As the broker does: the text is collected in the caller's buffer, emptied first.
+      opts.text?.clear();
+      const text = (t: string) => {
+        opts.text?.push(t);
+        onEvent({ type: 'text', text: t });
+      };
       const step = steps.shift();
       if (!step) throw new Error(`${name}: no scripted reply left`);
       if ('fail' in step) {
-        if (step.partial) onEvent({ type: 'text', text: step.partial });
+        if (step.partial) text(step.partial);
         throw step.fail;
       }
       if ('hang' in step) {
-        onEvent({ type: 'text', text: step.hang });
+        text(step.hang);
         return new Promise((_, reject) => opts.signal.addEventListener('abort', () => reject(opts.signal.reason), { once: true }));
       }
-      if (step.text) onEvent({ type: 'text', text: step.text });
+      if (step.text) text(step.text);
       for (const [index, call] of (step.calls ?? []).entries()) onEvent({ type: 'tool_call', index, name: call.name });
       return { text: step.text ?? '', toolCalls: step.calls ?? [], finishReason: 'stop', receivedDelta: true };
     },
