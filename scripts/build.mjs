@@ -115,6 +115,13 @@ await build({
   logLevel: 'warning',
 });
 
+// src/code-cache.ts runs the bundles where import() has no loader: esbuild turned each into a
+// require, and none may be left (a method named import, jiti's, is fine).
+for (const name of ['start.js', 'program.js', 'vendor.js']) {
+  const found = (await readFile(`dist/${name}`, 'utf8')).match(/(?<![\w.$])import\(/);
+  if (found) throw new Error(`dist/${name} holds an import(), which code-cache.ts cannot run`);
+}
+
 // The code caches, made as src/code-cache.ts makes and checks them: start.js is compiled before
 // start.ts sets the V8 flags of src/v8-flags.ts, program.js and vendor.js after. start.js is run
 // first on a sample config (its warmUp), so the cache holds what every start runs.

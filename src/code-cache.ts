@@ -42,13 +42,11 @@ export function cachePath(file: string, key = cacheKey(process.version, process.
 }
 
 function compile(file: string, cachedData: Buffer | undefined): vm.Script {
-  return new vm.Script(wrap(readFileSync(file, 'utf8')), {
-    filename: file,
-    ...(cachedData ? { cachedData } : {}),
-    // Bundles hold no import() of their own (esbuild turns them into requires), but a package
-    // that is required from them may; such an import goes to Node's loader as usual.
-    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-  });
+  // No import() may run in a bundle: a vm.Script has no module loader (on Node 20, not even with
+  // vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER once its code comes from a cache). esbuild turns
+  // each import() into a require, and the build checks none is left; a package the bundle
+  // requires is Node's to load, import() and all.
+  return new vm.Script(wrap(readFileSync(file, 'utf8')), { filename: file, ...(cachedData ? { cachedData } : {}) });
 }
 
 /**
