@@ -76,6 +76,18 @@ async function streamEndToEnd(): Promise<void> {
       `<= 1.5 (live heap after a full GC at the end of the reply, ${(f.heap.aish.reply / 1e6).toFixed(2)} against ${(f.heap.aishIdle.reply / 1e6).toFixed(2)} MB; at exit ${(atExit / 1e6).toFixed(2)} MB above; median of ${HEAP_RUNS})`,
     );
   }
+  // What grows with the reply: the heap kept for the whole reply above that for the half reply,
+  // per character between them. Fixed costs (JIT, highlight.js on a tty) cancel out.
+  for (const f of e2e.figures) {
+    const perChar = (f.heap.aish.reply - f.heap.aishHalf.reply) / (e2e.replyChars - e2e.halfChars);
+    row(
+      `heap kept per further character, ${f.mode}`,
+      `${perChar.toFixed(2)} B`,
+      `1 B a character of text`,
+      perChar.toFixed(2),
+      `<= 1.5 (100 000 against 50 000 deltas: ${(f.heap.aish.reply / 1e6).toFixed(2)} against ${(f.heap.aishHalf.reply / 1e6).toFixed(2)} MB; median of ${HEAP_RUNS})`,
+    );
+  }
   for (const f of e2e.figures) {
     const above = f.heap.bare.reply - f.heap.bareIdle.reply;
     row(

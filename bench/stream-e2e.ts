@@ -7,6 +7,8 @@
 // further character costs. Medians of interleaved runs. Separate runs with a preload
 // (retained-heap.cjs) give the live heap after a full GC once the response has arrived, while the
 // reply is still held, against the same for the one-delta reply: what is kept, not what is garbage.
+// The same for the half-size reply gives the heap kept per further character, free of what any
+// reply costs once (JIT code and feedback, highlight.js loaded by the first code fence).
 
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -65,8 +67,8 @@ export interface StreamFigure {
   /** Peak RSS (KB) of the bare client with the big reply and with the one-delta reply, for scale. */
   barePeakKb: number;
   bareIdleKb: number;
-  /** Live heap (bytes, after a full GC) of aish and the bare client: big and one-delta reply. */
-  heap: { aish: RetainedHeap; aishIdle: RetainedHeap; bare: RetainedHeap; bareIdle: RetainedHeap };
+  /** Live heap (bytes, after a full GC) of aish (big, half and one-delta reply) and the bare client. */
+  heap: { aish: RetainedHeap; aishHalf: RetainedHeap; aishIdle: RetainedHeap; bare: RetainedHeap; bareIdle: RetainedHeap };
 }
 
 /** What retained-heap.cjs wrote: the live heap once the response had arrived, and at exit. */
@@ -127,9 +129,10 @@ export async function benchStreamE2e(): Promise<StreamE2e> {
         if (round < 0) continue;
         for (const k of Object.keys(s) as Array<keyof typeof s>) s[k].push(results[k]);
       }
-      const h = { aish: [] as RetainedHeap[], aishIdle: [] as RetainedHeap[], bare: [] as RetainedHeap[], bareIdle: [] as RetainedHeap[] };
+      const h = { aish: [] as RetainedHeap[], aishHalf: [] as RetainedHeap[], aishIdle: [] as RetainedHeap[], bare: [] as RetainedHeap[], bareIdle: [] as RetainedHeap[] };
       for (let round = 0; round < HEAP_RUNS; round++) {
         h.aish.push(await heap('aish', big, pty));
+        h.aishHalf.push(await heap('aish', half, pty));
         h.aishIdle.push(await heap('aish', one, pty));
         h.bare.push(await heap('bare', big, pty));
         h.bareIdle.push(await heap('bare', one, pty));
@@ -149,7 +152,7 @@ export async function benchStreamE2e(): Promise<StreamE2e> {
         idleKb: rss(s.aishOne),
         barePeakKb: rss(s.bareBig),
         bareIdleKb: rss(s.bareOne),
-        heap: { aish: live(h.aish), aishIdle: live(h.aishIdle), bare: live(h.bare), bareIdle: live(h.bareIdle) },
+        heap: { aish: live(h.aish), aishHalf: live(h.aishHalf), aishIdle: live(h.aishIdle), bare: live(h.bare), bareIdle: live(h.bareIdle) },
       });
     }
     return { figures, replyChars: text.length, halfChars: halfText.length, wireBytes: bigBody.length };

@@ -14,6 +14,9 @@ describe('extractCmdLines', () => {
     ['text CMD: inline', []],
     ['CMD: echo hi\r\n', ['echo hi']],
     ['```\nCMD: inside a fence still counts\n```', ['inside a fence still counts']],
+    ['CMD: a\nCMD: \nCMD: b', ['a', 'b']],
+    ['\n\nCMD: after blank lines\nxCMD: no\n CMD: no\nCMD: last', ['after blank lines', 'last']],
+    ['CMD:\nCMD: x', ['x']],
   ])('%j', (text, expected) => {
     expect(extractCmdLines(text)).toEqual(expected);
   });
