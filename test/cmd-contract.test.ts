@@ -20,4 +20,22 @@ describe('extractCmdLines', () => {
   ])('%j', (text, expected) => {
     expect(extractCmdLines(text)).toEqual(expected);
   });
+
+  it('finds what splitting the text into lines finds, on 5 000 texts made of the prefix\'s pieces', () => {
+    // The contract as first written: every line (CR dropped) that starts with the prefix.
+    const byLines = (text: string) =>
+      text
+        .split('\n')
+        .map((raw) => (raw.endsWith('\r') ? raw.slice(0, -1) : raw))
+        .filter((line) => line.startsWith('CMD: '))
+        .map((line) => line.slice('CMD: '.length).trim())
+        .filter((body) => body !== '');
+    const pieces = ['CMD: ', 'CMD:', 'C', 'MD: ', ' ', '\n', '\r', '\r\n', 'x', 'ls -la', '\t'];
+    let seed = 17;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+    for (let n = 0; n < 5000; n++) {
+      const text = Array.from({ length: next() % 12 }, () => pieces[next() % pieces.length]).join('');
+      expect(extractCmdLines(text), JSON.stringify(text)).toEqual(byLines(text));
+    }
+  });
 });
