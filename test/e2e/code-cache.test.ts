@@ -10,8 +10,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { cacheKey } from '../../src/code-cache.js';
 import { makeHome, ROOT, type AishHome } from '../support/aish-env.js';
 import { FIXTURE_SERVER } from '../support/mcp-servers.js';
+import { runAish, type RunResult } from '../support/run-aish.js';
 import { tempDir } from '../support/temp-dir.js';
-import { spawn } from 'node:child_process';
 
 const homes: AishHome[] = [];
 afterAll(() => homes.forEach((h) => h.cleanup()));
@@ -31,26 +31,21 @@ function caches(dist: string): Map<string, Buffer> {
 const mtimes = (dist: string) => Object.fromEntries([...caches(dist).keys()].map((n) => [n, statSync(path.join(dist, n)).mtimeMs]));
 
 /** One piped run of the copy: a shell line, and `:tools` with the fixture MCP server connected. */
-function run(dist: string, nodeFlags: string[] = []): Promise<{ code: number | null; out: string }> {
+function run(dist: string, nodeFlags: string[] = []): Promise<RunResult> {
   const h = makeHome({ NODE_PATH: path.join(ROOT, 'node_modules') });
   homes.push(h);
   h.writeConfig({
     models: { fast: { endpoint: 'http://127.0.0.1:9/v1', model: 'm' } },
     mcp: { servers: { fx: { command: process.execPath, args: [FIXTURE_SERVER, 'stdio'] } } },
   });
-  const child = spawn(process.execPath, [...nodeFlags, path.join(dist, 'aish.js')], { cwd: h.cwd, env: h.env, stdio: ['pipe', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (out += d));
-  child.stdin.end('echo cached-hi\n:tools\n');
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, out })));
+  return runAish({ bin: path.join(dist, 'aish.js'), nodeFlags, stdin: 'echo cached-hi\n:tools\n', cwd: h.cwd, env: h.env });
 }
 
 /** What a person sees of a run, whatever the caches did. */
-function expectWorked(r: { code: number | null; out: string }): void {
-  expect(r.code, r.out).toBe(0);
-  expect(r.out).toContain('cached-hi');
-  expect(r.out).toMatch(/fx__echo/);
+function expectWorked(r: RunResult): void {
+  expect(r.code, r.stdout + r.stderr).toBe(0);
+  expect(r.stdout).toContain('cached-hi');
+  expect(r.stdout + r.stderr).toMatch(/fx__echo/);
 }
 
 describe('code caches of the bundles', () => {

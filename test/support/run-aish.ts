@@ -16,6 +16,10 @@ export interface RunOptions {
   env: Record<string, string>;
   cwd: string;
   timeoutMs?: number;
+  /** Another start-up file than the repository's dist/aish.js (a copy of dist/, say). */
+  bin?: string;
+  /** Flags for node itself, before the start-up file. */
+  nodeFlags?: string[];
 }
 
 /** Runs aish to completion. Rejects only if it does not exit within the timeout. */
@@ -38,7 +42,7 @@ export async function runAish(opts: RunOptions): Promise<RunResult> {
 
 /** Starts aish with piped stdin kept open, for tests that interact over time. */
 export function startAish(opts: Omit<RunOptions, 'stdin'>) {
-  const child = spawn(process.execPath, [AISH_BIN, ...(opts.args ?? [])], {
+  const child = spawn(process.execPath, [...(opts.nodeFlags ?? []), opts.bin ?? AISH_BIN, ...(opts.args ?? [])], {
     cwd: opts.cwd,
     env: opts.env,
     stdio: ['pipe', 'pipe', 'pipe'],
