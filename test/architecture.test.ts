@@ -31,12 +31,14 @@ const LAYERS: Record<string, readonly string[]> = {
   'v8-flags': [],
   // The built program's way to the MCP SDK, zod and ajv (dist/vendor.js).
   'vendor-load': ['code-cache'],
+  // Writes a file only its owner may read, whole (temp file, then rename).
+  'private-file': [],
   config: ['errors'],
   cli: ['errors'],
   // The broker knows nothing of MCP, tools, turns or rendering.
   broker: ['config', 'errors', 'is-record', 'text-buffer'],
   // MCP sessions know nothing of the broker or the turn core.
-  mcp: ['config', 'errors', 'is-record', 'tool-call'],
+  mcp: ['config', 'errors', 'is-record', 'private-file', 'tool-call'],
   'line-router': ['config'],
   'model-routing': ['broker'],
   context: ['broker', 'errors', 'is-record'],

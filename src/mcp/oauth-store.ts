@@ -3,11 +3,12 @@
 // under aish's state dir. Without a state dir everything stays in memory for the session. The
 // file is rewritten whole (temp file, then rename), so a crash never leaves half a token behind.
 
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { isRecord } from '../is-record.js';
+import { writePrivateFile } from '../private-file.js';
 
 /** What is kept for one server. */
 export interface OAuthRecord {
@@ -58,13 +59,7 @@ export class OAuthStore {
   #save(): void {
     if (!this.#file) return;
     try {
-      const dir = path.dirname(this.#file);
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
-      // The global crypto: importing node:crypto here cost every start 7 ms (docs/performance.md).
-      const temp = `${this.#file}.${crypto.randomUUID()}.tmp`;
-      writeFileSync(temp, `${JSON.stringify({ version: 1, servers: this.#records }, null, 2)}\n`, { mode: 0o600 });
-      chmodSync(temp, 0o600);
-      renameSync(temp, this.#file);
+      writePrivateFile(this.#file, `${JSON.stringify({ version: 1, servers: this.#records }, null, 2)}\n`);
     } catch (err) {
       this.#onError(`cannot write ${this.#file} (${err instanceof Error ? err.message : String(err)}); OAuth tokens kept for this session only`);
     }
