@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from './config/schema.js';
+import { trustFileOf } from './config/trust-store.js';
 import { PendingOutput } from './context/pending-output.js';
 import { historyDirOf } from './history/format.js';
 import { SavedPrompts } from './history/saved-prompts.js';
@@ -25,6 +26,7 @@ import { projectCommands } from './meta/project.js';
 import { promptCommands } from './meta/prompt.js';
 import { routeCommands } from './meta/route.js';
 import { sessionCommands } from './meta/session.js';
+import { trustCommands } from './meta/trust.js';
 import { NorrisMode } from './norris/mode.js';
 import { Renderer } from './render/renderer.js';
 import { colorLevel, createStyle } from './render/style.js';
@@ -147,7 +149,7 @@ export function createApp(opts: AppOptions): Repl {
     config,
     env,
     render,
-    commands: [...coreCommands, ...sessionCommands, ...mcpCommands, ...toolsCommands, ...routeCommands, ...norrisCommands, ...memoryCommands, ...permsCommands, ...projectCommands, ...promptCommands, ...editCommands, ...copyCommands],
+    commands: [...coreCommands, ...sessionCommands, ...mcpCommands, ...toolsCommands, ...routeCommands, ...norrisCommands, ...memoryCommands, ...permsCommands, ...projectCommands, ...promptCommands, ...editCommands, ...copyCommands, ...trustCommands({ storeFile: trustFileOf(opts.stateDir), ask })],
     core,
     sessions,
     shell,

@@ -12,7 +12,8 @@
 // From a pipe, an input that ends before its first byte, with no MCP server to connect and no
 // session to resume, leaves the program nothing to do: aish exits without loading it.
 
-import { loadQuickConfig, type LoadedConfig } from './config/load.js';
+import { loadQuickConfig, type ConfigFile, type LoadedConfig, type TrustAnswer } from './config/load.js';
+import { sha256Hex, stateDirOf, trustFileOf, TrustStore } from './config/trust-store.js';
 import type { CliOptions } from './cli.js';
 import { lostStreamCode } from './errors.js';
 import type { Io } from './io.js';
@@ -66,7 +67,7 @@ export async function runFront(opts: FrontOptions): Promise<FrontState | number>
   const { cli, io, env } = opts;
   let loaded: LoadedConfig | undefined;
   try {
-    loaded = await loadQuickConfig({ cwd: opts.cwd, env, configPath: cli.config, stopDir: opts.home });
+    loaded = await loadQuickConfig({ cwd: opts.cwd, env, configPath: cli.config, stopDir: opts.home, trust: trustedOnly(env, opts.home) });
   } catch {
     return { cli, prompted: false };
   }
@@ -113,6 +114,19 @@ export async function runFront(opts: FrontOptions): Promise<FrontState | number>
   if (first instanceof Error) return lostStreamCode(first) ?? 1;
   input.unshift(first);
   return state;
+}
+
+/**
+ * A project config is used here only when the store trusts it with these bytes; anything else
+ * (not trusted, a store that cannot be read) is the program's to decide, ask about and report.
+ * The store is read only when a project config is found.
+ */
+function trustedOnly(env: Record<string, string | undefined>, home: string): (file: ConfigFile) => Promise<TrustAnswer> {
+  let store: TrustStore | undefined;
+  return async (file) => {
+    store ??= new TrustStore(trustFileOf(stateDirOf(env, home)));
+    return !store.problem && store.trusts(file.path, await sha256Hex(file.bytes)) ? 'use' : 'defer';
+  };
 }
 
 /** The first chunk of `input`, which is left paused; null when it ends first, or its error. */

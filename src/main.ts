@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 // The rest of the program is loaded as each path needs it (dynamic imports, each its own chunk;
 // docs/performance.md).
+import type { ConfigFile, TrustAnswer } from './config/load.js';
 import type { Config } from './config/schema.js';
 import type { CliOptions } from './cli.js';
 import { ConfigError, FatalError, UsageError, describeError, errorMessage, lostStreamCode } from './errors.js';
@@ -26,6 +27,8 @@ async function main(shutdown: Shutdown, front: FrontState): Promise<number> {
   const { cli } = front;
   const home = env.HOME || os.homedir();
   const cwd = process.cwd();
+  // Prompts, line editing and colour need a terminal on both ends.
+  const isTTY = Boolean(process.stdin.isTTY && process.stdout.isTTY);
   let loaded = front.loaded;
   if (!loaded) {
     const { loadConfig } = await import('./config/load.js');
@@ -36,6 +39,7 @@ async function main(shutdown: Shutdown, front: FrontState): Promise<number> {
         configPath: cli.config,
         stopDir: home,
         definePath: fileURLToPath(new URL('./config.mjs', import.meta.url)),
+        trust: projectTrust(env, isTTY && cli.prompt === undefined),
       });
     } catch (err) {
       if (err instanceof ConfigError) {
@@ -48,8 +52,7 @@ async function main(shutdown: Shutdown, front: FrontState): Promise<number> {
 
   if (cli.prompt !== undefined) return oneShot(cli, loaded.config, env, shutdown);
 
-  // Prompts, line editing and colour need a terminal on both ends.
-  const io = createIo(Boolean(process.stdin.isTTY && process.stdout.isTTY));
+  const io = createIo(isTTY);
 
   const { createApp } = await import('./app.js');
   let app: ReturnType<typeof createApp>;
@@ -120,6 +123,25 @@ async function oneShot(cli: CliOptions, config: Config, env: Record<string, stri
     }
     throw err;
   }
+}
+
+/**
+ * The decision on each project config the search finds (docs/security.md "Project trust"): trusted
+ * with these bytes, used; else asked about when `ask` (a terminal, no `-p`), or passed over with a
+ * status line. Loaded only when a project config is found.
+ */
+function projectTrust(env: Record<string, string | undefined>, ask: boolean): (file: ConfigFile) => Promise<TrustAnswer> {
+  let decide: Promise<(file: ConfigFile) => Promise<TrustAnswer>> | undefined;
+  return async (file) => {
+    decide ??= Promise.all([import('./trust/at-start.js'), import('./render/renderer.js'), import('./render/style.js'), import('./config/trust-store.js')]).then(
+      ([{ trustAtStart }, { Renderer }, { colorLevel, createStyle }, { trustFileOf }]) => {
+        const io = createIo(ask);
+        const render = new Renderer(io, createStyle(colorLevel(env, Boolean(process.stderr.isTTY))));
+        return trustAtStart({ render, storeFile: trustFileOf(STATE_DIR), terminal: ask ? process.stdin : undefined });
+      },
+    );
+    return (await decide)(file);
+  };
 }
 
 /** The process's streams as every part receives them. */

@@ -33,7 +33,7 @@ const LAYERS: Record<string, readonly string[]> = {
   'vendor-load': ['code-cache'],
   // Writes a file only its owner may read, whole (temp file, then rename).
   'private-file': [],
-  config: ['errors'],
+  config: ['errors', 'is-record', 'private-file'],
   cli: ['errors'],
   // The broker knows nothing of MCP, tools, turns or rendering.
   broker: ['config', 'errors', 'is-record', 'text-buffer'],
@@ -54,8 +54,10 @@ const LAYERS: Record<string, readonly string[]> = {
   tools: ['broker', 'mcp', 'safety', 'turn', 'tool-call'],
   // Everything a person sees; it draws the events of the layers below and produces none.
   render: ['cmd-contract', 'io', 'shell', 'text-buffer', 'tool-call', 'turn'],
+  // Project trust: the question about a project config, at start-up and for :trust.
+  trust: ['config', 'errors', 'render'],
   norris: ['broker', 'cmd-contract', 'config', 'errors', 'safety', 'tool-call', 'turn'],
-  meta: ['clipboard', 'config', 'errors', 'history', 'line-router', 'mcp', 'memory', 'model-routing', 'norris', 'project', 'render', 'safety', 'shell', 'turn'],
+  meta: ['clipboard', 'config', 'errors', 'history', 'line-router', 'mcp', 'memory', 'model-routing', 'norris', 'project', 'render', 'safety', 'shell', 'trust', 'turn'],
   repl: ['broker', 'config', 'errors', 'history', 'io', 'line-router', 'mcp', 'memory', 'meta', 'norris', 'project', 'render', 'safety', 'shell', 'turn'],
   // What runs before the program is loaded: the config, the first prompt (or the first input).
   front: ['cli', 'config', 'errors', 'io', 'render', 'repl', 'safety'],
@@ -63,7 +65,7 @@ const LAYERS: Record<string, readonly string[]> = {
   shutdown: ['errors'],
   'one-shot': ['config', 'context', 'errors', 'history', 'io', 'mcp', 'project', 'render', 'safety', 'shell', 'tools', 'turn'],
   app: ['config', 'context', 'errors', 'history', 'io', 'mcp', 'memory', 'meta', 'norris', 'project', 'render', 'repl', 'safety', 'shell', 'tools', 'turn'],
-  main: ['app', 'cli', 'config', 'errors', 'front', 'history', 'io', 'one-shot', 'shutdown'],
+  main: ['app', 'cli', 'config', 'errors', 'front', 'history', 'io', 'one-shot', 'render', 'shutdown', 'trust'],
   // The second start-up file: V8 flags, shutdown, the front, then main.ts.
   start: ['cli', 'code-cache', 'errors', 'fd-write', 'front', 'main', 'shutdown', 'v8-flags'],
   // The CommonJS start-up file: --help, --version and a bad flag, then start.ts.

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { CliOptions } from '../src/cli.js';
+import { sha256Hex, stateDirOf, trustFileOf, TrustStore } from '../src/config/trust-store.js';
 import { runFront, warmUp, type FrontOptions } from '../src/front.js';
 import { Renderer } from '../src/render/renderer.js';
 import { createStyle } from '../src/render/style.js';
@@ -14,12 +15,16 @@ import { tempDir } from './support/temp-dir.js';
 
 const PRESET = { endpoint: 'http://127.0.0.1:9/v1', model: 'm' };
 
-/** A project dir holding `.aishrc.json` (or `files`), and a HOME above it. */
-function project(files: Record<string, string> = { '.aishrc.json': JSON.stringify({ models: { fast: PRESET } }) }) {
+/**
+ * A HOME holding the person's own `.aishrc.json` (or `files`), and a work dir below it to start
+ * in; `projectFiles` go in the work dir (project configs: used only once trusted).
+ */
+function project(files: Record<string, string> = { '.aishrc.json': JSON.stringify({ models: { fast: PRESET } }) }, projectFiles: Record<string, string> = {}) {
   const home = tempDir('aish-front-');
   const cwd = path.join(home, 'work');
   mkdirSync(cwd);
-  for (const [name, text] of Object.entries(files)) writeFileSync(path.join(cwd, name), text);
+  for (const [name, text] of Object.entries(files)) writeFileSync(path.join(home, name), text);
+  for (const [name, text] of Object.entries(projectFiles)) writeFileSync(path.join(cwd, name), text);
   return { home, cwd };
 }
 
@@ -70,9 +75,9 @@ describe('the front on a terminal', () => {
     expect(typeof state).toBe('object');
     if (typeof state !== 'object') return;
     expect(state.prompted).toBe(true);
-    expect(state.loaded?.file).toBe(path.join(where.cwd, '.aishrc.json'));
+    expect(state.loaded?.file).toBe(path.join(where.home, '.aishrc.json'));
     expect(state.loaded?.config.models.fast?.model).toBe('m');
-    expect(t.err.join('')).toBe(`[aish] aish 9.9.9: fast = m at ${PRESET.endpoint} (config ${path.join(where.cwd, '.aishrc.json')}); :help for commands\n`);
+    expect(t.err.join('')).toBe(`[aish] aish 9.9.9: fast = m at ${PRESET.endpoint} (config ${path.join(where.home, '.aishrc.json')}); :help for commands\n`);
     expect(t.out.join('')).toBe('\x1b[?2004h[aish:fast]> ');
     expect(t.rawModes).toEqual([true]);
   });
@@ -87,7 +92,7 @@ describe('the front on a terminal', () => {
     const style = createStyle(2);
     const err: string[] = [];
     const io = { input: t.input, output: sink([]), errors: sink(err), isTTY: true, columns: () => 80 };
-    const file = path.join(where.cwd, '.aishrc.json');
+    const file = path.join(where.home, '.aishrc.json');
     new Renderer(io, style, (s) => s).status(`aish 9.9.9: fast = m\x1b[22mx at ${PRESET.endpoint} (config ${file}); :help for commands`);
     expect(t.err.join('')).toBe(err.join(''));
     expect(t.err.join('')).toContain('\x1b[2m[aish] aish 9.9.9');
@@ -161,6 +166,34 @@ describe('the front on a terminal', () => {
   });
 });
 
+describe('the front and a project config', () => {
+  const projectConfig = JSON.stringify({ models: { fast: { ...PRESET, model: 'project-model' } } });
+
+  it('leaves an untrusted one to the program (which asks or reports), drawing nothing', async () => {
+    const where = project(undefined, { '.aishrc.json': projectConfig });
+    const t = fakeStreams(true);
+    const state = await front(where, t);
+    expect(typeof state === 'object' && state.loaded).toBeUndefined();
+    expect(typeof state === 'object' && state.prompted).toBe(false);
+    expect(t.out.join('') + t.err.join('')).toBe('');
+    expect(t.rawModes).toEqual([]);
+  });
+
+  it('uses one the store trusts with these bytes, and leaves it to the program once it changed', async () => {
+    const where = project(undefined, { '.aishrc.json': projectConfig });
+    const file = path.join(where.cwd, '.aishrc.json');
+    const env = { XDG_STATE_HOME: path.join(where.home, 'state') };
+    new TrustStore(trustFileOf(stateDirOf(env, where.home))).trust(file, await sha256Hex(Buffer.from(projectConfig)), new Date());
+    const t = fakeStreams(true);
+    const state = await front(where, t, {}, env);
+    expect(typeof state === 'object' && state.loaded?.file).toBe(file);
+    expect(t.err.join('')).toContain('project-model');
+    writeFileSync(file, projectConfig.replace('project-model', 'other-model'));
+    const again = await front(where, fakeStreams(true), {}, env);
+    expect(typeof again === 'object' && again.loaded).toBeUndefined();
+  });
+});
+
 describe('the front on a pipe', () => {
   it('ends aish (exit code 0) on an input that ends before its first byte', async () => {
     const t = fakeStreams(false);
@@ -206,8 +239,8 @@ describe('the front on a pipe', () => {
 describe('the warm-up the build runs before it makes the front\'s code cache', () => {
   it('runs the front on a config without a word, and refuses one on which the front draws no prompt', async () => {
     const good = project();
-    await expect(warmUp(good.cwd)).resolves.toBeUndefined();
+    await expect(warmUp(good.home)).resolves.toBeUndefined();
     const bad = project({ '.aishrc.json': JSON.stringify({ shell: { confirm_cmd: 'yes' } }) });
-    await expect(warmUp(bad.cwd)).rejects.toThrow(/drew no prompt/);
+    await expect(warmUp(bad.home)).rejects.toThrow(/drew no prompt/);
   });
 });

@@ -1,16 +1,21 @@
-// Finds and validates the config: `--config PATH` (strict) or cosmiconfig's search for `aish`
-// upward from the cwd to HOME, then $XDG_CONFIG_HOME/aish/. No file at all is fine: the built-in
-// presets apply. Every problem becomes a ConfigError listing them all.
+// Finds and validates the config: `--config PATH` (strict), or the first file found from the cwd
+// upward to HOME, then in $XDG_CONFIG_HOME/aish/ (cosmiconfig's search for `aish`, made here).
+// No file at all is fine: the built-in presets apply. Every problem becomes a ConfigError listing
+// them all.
 //
-// cosmiconfig and what it brings (js-yaml, a JSON error formatter, node:crypto) cost about 20 ms
-// of every start (docs/performance.md). So the search is first made here, the way cosmiconfig
-// makes it; when it ends in a JSON file that parses, or in no file, cosmiconfig is not loaded (nor
-// for a `--config` file that is such JSON). Anything else (YAML, JS, TS, a parse error, an
-// unreadable file, cosmiconfig's own meta config) runs cosmiconfig's search from the start, so
-// results and error texts are cosmiconfig's. `loadQuickConfig` is the first half alone: the
-// start-up file (front.ts) uses it, and leaves the rest to the program.
+// A file found on the way up that is not the person's own (`--config`, the XDG dir, a dot file
+// directly in HOME) is a project config: a directory anyone could have planted. It is read, never
+// run, until `trust` says to use it (docs/security.md "Project trust"), which decides from its bytes;
+// a TypeScript or JavaScript config is then evaluated from those same bytes. An ignored one is
+// passed over and the search goes on up, to the person's own config.
+//
+// Only the loaders come from cosmiconfig (YAML) and jiti (TS/JS), imported when a file needs them:
+// cosmiconfig's search would read and run a meta config of the cwd (`.config/config.js`,
+// `package.json`'s "cosmiconfig"), which a directory can plant, and loading it costs every start
+// about 20 ms (docs/performance.md). `loadQuickConfig` is the JSON-only half the start-up file
+// (front.ts) uses.
 
-import { accessSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ConfigError, errorMessage } from '../errors.js';
@@ -29,138 +34,200 @@ export const CONFIG_SEARCH_PLACES = [
   '.aishrc.yml',
 ];
 
+/** Where a config file came from: `--config`, the person's own places, or a directory on the way up. */
+export type ConfigOrigin = 'given' | 'own' | 'project';
+
+/** A config file as found: read, not loaded. Trust is decided from these bytes, and they are what loads. */
+export interface ConfigFile {
+  path: string;
+  origin: ConfigOrigin;
+  bytes: Uint8Array;
+  text: string;
+  /** How its data is read: JSON, YAML, or code that must run (TypeScript, JavaScript). */
+  kind: 'json' | 'yaml' | 'code';
+}
+
+/** What to do with a project config: use it, pass over it, or (the front) leave the decision to the program. */
+export type TrustAnswer = 'use' | 'ignore' | 'defer';
+
 export interface LoadConfigOptions {
   cwd: string;
   env: Record<string, string | undefined>;
   /** `--config PATH`: must exist. */
   configPath?: string | undefined;
-  /** Where the search stops going upward (HOME). */
+  /** HOME: where the search stops going upward; its own dot files are the person's. */
   stopDir: string;
   /** Module that `import ... from 'aish'` resolves to inside a TypeScript config. */
   definePath?: string | undefined;
+  /** Decides each project config found, before anything of it runs; without it, every one is ignored. */
+  trust?: ((file: ConfigFile) => TrustAnswer | Promise<TrustAnswer>) | undefined;
 }
 
 export interface LoadedConfig {
   config: Config;
   /** The file it came from; undefined when none was found. */
   file: string | undefined;
+  /** Project configs found and passed over (not trusted), nearest first. */
+  ignored: string[];
 }
 
 /** Loads the config. Throws ConfigError (listing every problem) when it cannot be used. */
 export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig> {
-  const quick = await quickFind(opts);
-  return resolveFound(quick === 'cosmiconfig' ? await cosmiconfigFind(opts) : quick, opts.env);
+  const picked = await pickFile(opts);
+  if (picked === 'defer') throw new Error('loadConfig: the trust decision was left to nobody');
+  const data = picked.file ? await readConfigData(picked.file, opts.definePath) : undefined;
+  return resolveFound(picked.file?.path, data, opts.env, picked.ignored);
 }
 
 /**
- * The config when it is a JSON file or there is none, the cases that need no cosmiconfig (the
- * start-up file has none); undefined when anything else must decide. Throws ConfigError as
- * `loadConfig` does.
+ * The config when it is a JSON file or there is none, the cases that need neither YAML nor code
+ * loaded (the start-up file has neither); undefined when the program must decide (another kind of
+ * file, or a project config `trust` defers). Throws ConfigError as `loadConfig` does.
  */
 export async function loadQuickConfig(opts: LoadConfigOptions): Promise<LoadedConfig | undefined> {
-  const quick = await quickFind(opts);
-  return quick === 'cosmiconfig' ? undefined : resolveFound(quick, opts.env);
+  const picked = await pickFile(opts);
+  if (picked === 'defer' || (picked.file && picked.file.kind !== 'json')) return undefined;
+  const data = picked.file ? parseJson(picked.file) : undefined;
+  return resolveFound(picked.file?.path, data, opts.env, picked.ignored);
 }
 
-type Found = { config: unknown; filepath: string; isEmpty?: boolean } | null;
+/** The file to load: `--config`, else the first found that is the person's own or that `trust` uses. */
+async function pickFile(opts: LoadConfigOptions): Promise<{ file: ConfigFile | undefined; ignored: string[] } | 'defer'> {
+  const ignored: string[] = [];
+  if (opts.configPath !== undefined) return { file: readGiven(path.resolve(opts.cwd, opts.configPath)), ignored };
+  for (const file of findConfigFiles(opts.cwd, opts.stopDir, opts.env)) {
+    if (file.origin !== 'project') return { file, ignored };
+    const answer = opts.trust ? await opts.trust(file) : 'ignore';
+    if (answer === 'defer') return 'defer';
+    if (answer === 'use') return { file, ignored };
+    ignored.push(file.path);
+  }
+  return { file: undefined, ignored };
+}
 
-function resolveFound(found: Found, env: Record<string, string | undefined>): LoadedConfig {
-  const file = found?.filepath;
-  const data = found && !found.isEmpty ? found.config : {};
-  if (data !== null && (typeof data !== 'object' || Array.isArray(data))) {
+function resolveFound(file: string | undefined, data: unknown, env: Record<string, string | undefined>, ignored: string[]): LoadedConfig {
+  if (data !== null && data !== undefined && (typeof data !== 'object' || Array.isArray(data))) {
     throw new ConfigError(file, [{ path: '', message: 'expected an object at the top level' }]);
   }
-  const result = resolveConfig(data, defaultModels(env));
+  const result = resolveConfig(data ?? {}, defaultModels(env));
   if (!result.ok) throw new ConfigError(file, result.issues);
-  return { config: result.config, file };
+  return { config: result.config, file, ignored };
 }
 
-/** What cosmiconfig finds: the file given with --config (which must exist), or its search's result. */
-async function cosmiconfigFind(opts: LoadConfigOptions): Promise<Found> {
-  const explorer = await cosmiconfigExplorer(opts);
-  if (opts.configPath === undefined) return readOrThrow(undefined, () => explorer.search(opts.cwd));
-  const file = path.resolve(opts.cwd, opts.configPath);
-  try {
-    accessSync(file);
-  } catch {
-    throw new ConfigError(file, [{ path: '', message: 'file not found (given with --config)' }]);
-  }
-  return readOrThrow(file, () => explorer.load(file));
-}
-
-/** The file given with --config when it is JSON, else the search made without cosmiconfig. */
-async function quickFind(opts: LoadConfigOptions): Promise<Found | 'cosmiconfig'> {
-  if (opts.configPath === undefined) return quickSearch(opts.cwd, opts.stopDir, opts.env);
-  const file = path.resolve(opts.cwd, opts.configPath);
-  if (path.extname(file) !== '.json') return 'cosmiconfig';
+/** The file given with --config, which must exist. */
+function readGiven(file: string): ConfigFile {
   const read = readPlace(file);
-  return typeof read === 'string' ? parseQuick(file, read) : 'cosmiconfig';
+  if (read === 'skip') throw new ConfigError(file, [{ path: '', message: 'file not found (given with --config)' }]);
+  if (read instanceof Error) throw cannotRead(file, read);
+  return configFile(file, 'given', read);
 }
 
-/** cosmiconfig's explorer for `aish`, set up as the docs describe (loaded only when needed). */
-async function cosmiconfigExplorer(opts: LoadConfigOptions) {
-  const cosmiconfigModule = await import('cosmiconfig');
-  // A CommonJS package: bundled, its exports may sit on `default`.
-  const cosmiconfig = cosmiconfigModule.cosmiconfig ?? (cosmiconfigModule as unknown as { default: typeof cosmiconfigModule }).default.cosmiconfig;
-  const loadTs = async (filepath: string) => {
-    const { createJiti } = await import('jiti');
-    const jiti = createJiti(filepath, {
-      alias: opts.definePath ? { aish: opts.definePath } : {},
-      moduleCache: false,
-      fsCache: false,
-    });
-    return jiti.import(filepath, { default: true });
-  };
-  return cosmiconfig('aish', {
-    searchPlaces: CONFIG_SEARCH_PLACES,
-    searchStrategy: 'global',
-    stopDir: opts.stopDir,
-    cache: false,
-    loaders: { '.ts': loadTs, '.mts': loadTs, '.cts': loadTs },
-  });
+/** `file` read as a project config would be (`:trust <path>`). Throws what reading it throws. */
+export function readConfigFile(file: string): ConfigFile {
+  return configFile(file, 'project', readFileSync(file));
 }
 
-async function readOrThrow<T>(file: string | undefined, read: () => Promise<T>): Promise<T> {
+function configFile(file: string, origin: ConfigOrigin, bytes: Uint8Array): ConfigFile {
+  return { path: file, origin, bytes, text: Buffer.from(bytes).toString('utf8'), kind: kindOf(file) };
+}
+
+const CODE_EXTENSIONS = new Set(['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs']);
+
+/** How a file is read, by its extension; `.aishrc` and `config` (none) are YAML, which JSON is too. */
+function kindOf(file: string): ConfigFile['kind'] {
+  const ext = path.extname(file);
+  if (ext === '.json') return 'json';
+  return CODE_EXTENSIONS.has(ext) ? 'code' : 'yaml';
+}
+
+/**
+ * A file's config data, as it is written: JSON and YAML parsed, code evaluated (jiti) from the
+ * bytes read, not read again; a blank file has none. Throws ConfigError naming the file.
+ */
+export async function readConfigData(file: ConfigFile, definePath?: string): Promise<unknown> {
+  if (file.kind === 'json' || isBlank(file.bytes)) return parseJson(file);
   try {
-    return await read();
+    if (file.kind === 'yaml') {
+      const { defaultLoaders } = await cosmiconfigModule();
+      return await defaultLoaders['.yaml'](file.path, file.text);
+    }
+    const { createJiti } = await import('jiti');
+    const jiti = createJiti(file.path, { alias: definePath ? { aish: definePath } : {}, moduleCache: false, fsCache: false });
+    const exports = (await jiti.evalModule(file.text, { filename: file.path, async: true, forceTranspile: true })) as { default?: unknown } | undefined;
+    return isModule(exports) ? exports.default : exports;
   } catch (err) {
-    const where = (err as { filepath?: string }).filepath ?? file;
-    const first = errorMessage(err).split('\n').filter(Boolean).slice(0, 3).join(' ');
-    throw new ConfigError(where, [{ path: '', message: `cannot be read: ${first}` }]);
+    throw cannotRead(file.path, err);
   }
+}
+
+/** An ES module's namespace (its data is `default`) rather than a CommonJS `module.exports`. */
+function isModule(exports: unknown): exports is { default?: unknown } {
+  return typeof exports === 'object' && exports !== null && 'default' in exports;
+}
+
+/** cosmiconfig, for its YAML loader only; a CommonJS package: bundled, its exports may sit on `default`. */
+async function cosmiconfigModule() {
+  const module = await import('cosmiconfig');
+  return module.defaultLoaders ? module : (module as unknown as { default: typeof module }).default;
+}
+
+/** A JSON file's data; a blank file (given with --config) is an empty config. */
+function parseJson(file: ConfigFile): unknown {
+  if (isBlank(file.bytes)) return undefined;
+  try {
+    return JSON.parse(file.text);
+  } catch (err) {
+    throw cannotRead(file.path, err);
+  }
+}
+
+function cannotRead(file: string, err: unknown): ConfigError {
+  const first = errorMessage(err).split('\n').filter(Boolean).slice(0, 3).join(' ');
+  return new ConfigError(file, [{ path: '', message: `cannot be read: ${first}` }]);
 }
 
 /** What cosmiconfig's `globalConfigSearchPlaces` are, in its order. */
 const GLOBAL_SEARCH_PLACES = ['config', 'config.json', 'config.yaml', 'config.yml', 'config.js', 'config.ts', 'config.cjs', 'config.mjs'];
-/** cosmiconfig's meta config files, looked for in the process's cwd when an explorer is made. */
-const META_SEARCH_PLACES = ['package.json', 'package.yaml', '.config/config.json', '.config/config.yaml', '.config/config.yml', '.config/config.js', '.config/config.ts', '.config/config.cjs', '.config/config.mjs'];
-/** Read errors that make cosmiconfig go on to the next place. */
+/** Read errors that make the search go on to the next place, as cosmiconfig's does. */
 const SKIPPED = new Set(['ENOENT', 'EISDIR', 'ENOTDIR', 'EACCES']);
 
 /**
- * cosmiconfig's search (`searchStrategy: 'global'`), made without it: each search place of `cwd`
- * and each parent up to `stopDir`, then of the global config dir; blank files are passed over.
- * The result when it ends in a JSON file that parses to something other than null, with no
- * `$import` (or in no file at all); 'cosmiconfig' when anything else must decide. cosmiconfig
- * reads the process's cwd (its meta config) and environment (the global dir): main.ts passes
- * both, as `cwd` and `env`.
+ * The config files of the search, in its order (cosmiconfig's, `searchStrategy: 'global'`): in
+ * `cwd` and each parent up to `stopDir`, then in the global config dir, the first search place of
+ * each directory that holds a file that is not blank. Each is read when the search reaches it, and
+ * is the person's own or a project's (`originOf`). A file that exists but cannot be read throws
+ * ConfigError.
  */
-export async function quickSearch(cwd: string, stopDir: string, env: Record<string, string | undefined>): Promise<{ config: unknown; filepath: string } | null | 'cosmiconfig'> {
+export function* findConfigFiles(cwd: string, stopDir: string, env: Record<string, string | undefined>): Generator<ConfigFile> {
   const places = new PlaceReader();
-  // A meta config (package.json, .config/config.*) can change the search, or be the config.
-  for (const place of META_SEARCH_PLACES) {
-    if (places.read(cwd, place) !== 'skip') return 'cosmiconfig';
-  }
-  for (const { dir, places: names } of searchDirs(path.resolve(cwd), path.resolve(stopDir), env)) {
+  const where = { home: path.resolve(stopDir), globalDir: globalConfigDir(env) };
+  for (const { dir, places: names } of searchDirs(path.resolve(cwd), where.home, where.globalDir)) {
     for (const place of names) {
+      const file = path.join(dir, place);
       const read = places.read(dir, place);
-      if (read === 'skip') continue;
-      if (read === 'other') return 'cosmiconfig';
-      if (read.trim() === '') continue;
-      return parseQuick(path.join(dir, place), read);
+      if (read === 'skip' || (!(read instanceof Error) && isBlank(read))) continue;
+      if (read instanceof Error) throw cannotRead(file, read);
+      yield configFile(file, originOf(file, where), read);
+      break;
     }
   }
-  return null;
+}
+
+/**
+ * Whose a found file is: the person's own when it is in the global config dir or directly in HOME
+ * (a dot file of theirs), else a project's (pure).
+ */
+export function originOf(file: string, where: { home: string; globalDir: string }): 'own' | 'project' {
+  const inside = (dir: string) => {
+    const rel = path.relative(dir, file);
+    return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+  };
+  return inside(where.globalDir) || path.dirname(file) === where.home ? 'own' : 'project';
+}
+
+/** Only white space: cosmiconfig passes such a file over. */
+function isBlank(bytes: Uint8Array): boolean {
+  return bytes.every((b) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09);
 }
 
 /**
@@ -173,10 +240,9 @@ export async function quickSearch(cwd: string, stopDir: string, env: Record<stri
 class PlaceReader {
   readonly #listings = new Map<string, Set<string> | null>();
 
-  read(dir: string, place: string): string | 'skip' | 'other' {
-    const [first = place] = place.split('/');
+  read(dir: string, place: string): Uint8Array | 'skip' | Error {
     const names = this.#listing(dir);
-    if (names && !names.has(first.toLowerCase())) return 'skip';
+    if (names && !names.has(place.toLowerCase())) return 'skip';
     return readPlace(path.join(dir, place));
   }
 
@@ -196,21 +262,8 @@ class PlaceReader {
   }
 }
 
-/** A found file's config when it is JSON that parses to something other than null, with no `$import`. */
-function parseQuick(filepath: string, text: string): { config: unknown; filepath: string } | 'cosmiconfig' {
-  if (path.extname(filepath) !== '.json' || text.trim() === '') return 'cosmiconfig';
-  let config: unknown;
-  try {
-    config = JSON.parse(text);
-  } catch {
-    return 'cosmiconfig';
-  }
-  if (config === null || (typeof config === 'object' && Object.hasOwn(config, '$import'))) return 'cosmiconfig';
-  return { config, filepath };
-}
-
 /** The directories cosmiconfig searches, in order, with their search places. */
-function* searchDirs(start: string, stopDir: string, env: Record<string, string | undefined>): Generator<{ dir: string; places: readonly string[] }> {
+function* searchDirs(start: string, stopDir: string, globalDir: string): Generator<{ dir: string; places: readonly string[] }> {
   yield { dir: start, places: CONFIG_SEARCH_PLACES };
   for (let dir = start; dir !== stopDir; ) {
     const parent = path.dirname(dir);
@@ -218,7 +271,7 @@ function* searchDirs(start: string, stopDir: string, env: Record<string, string 
     yield { dir: parent, places: CONFIG_SEARCH_PLACES };
     dir = parent;
   }
-  yield { dir: globalConfigDir(env), places: GLOBAL_SEARCH_PLACES };
+  yield { dir: globalDir, places: GLOBAL_SEARCH_PLACES };
 }
 
 /** env-paths' config dir for `aish` (no suffix), as cosmiconfig computes it. */
@@ -230,14 +283,14 @@ function globalConfigDir(env: Record<string, string | undefined>): string {
 }
 
 /**
- * A file's text; 'skip' where cosmiconfig goes on to the next place; 'other' for any other failure.
- * Read synchronously: at start-up there is nothing else to do meanwhile, and node:fs/promises alone
- * costs a start a few milliseconds (it loads readline and streams).
+ * A file's bytes; 'skip' where the search goes on to the next place; the error for any other
+ * failure. Read synchronously: at start-up there is nothing else to do meanwhile, and
+ * node:fs/promises alone costs a start a few milliseconds (it loads readline and streams).
  */
-function readPlace(filepath: string): string | 'skip' | 'other' {
+function readPlace(filepath: string): Uint8Array | 'skip' | Error {
   try {
-    return readFileSync(filepath, 'utf8');
+    return readFileSync(filepath);
   } catch (err) {
-    return SKIPPED.has((err as NodeJS.ErrnoException).code ?? '') ? 'skip' : 'other';
+    return SKIPPED.has((err as NodeJS.ErrnoException).code ?? '') ? 'skip' : (err as Error);
   }
 }

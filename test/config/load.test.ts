@@ -1,7 +1,8 @@
 import { mkdirSync, writeFileSync, realpathSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CONFIG_SEARCH_PLACES, loadConfig, quickSearch } from '../../src/config/load.js';
+import { existsSync } from 'node:fs';
+import { CONFIG_SEARCH_PLACES, findConfigFiles, loadConfig, originOf, readConfigData, type ConfigFile } from '../../src/config/load.js';
 import { ConfigError } from '../../src/errors.js';
 import { tempDir } from '../support/temp-dir.js';
 
@@ -14,8 +15,9 @@ beforeEach(() => {
   mkdirSync(project, { recursive: true });
 });
 
+/** Loads as main.ts does, every project config trusted (trust itself is tested below). */
 const load = (extra: { configPath?: string; cwd?: string } = {}) =>
-  loadConfig({ cwd: extra.cwd ?? project, env: {}, stopDir: home, configPath: extra.configPath });
+  loadConfig({ cwd: extra.cwd ?? project, env: {}, stopDir: home, configPath: extra.configPath, trust: () => 'use' });
 
 describe('loadConfig', () => {
   it('no file anywhere: built-in defaults', async () => {
@@ -75,9 +77,9 @@ describe('loadConfig', () => {
   });
 });
 
-// The search is made without cosmiconfig when it ends in a JSON file or in none (start-up time,
-// docs/performance.md); it must find what cosmiconfig finds, and hand everything else to it.
-describe('the quick config search agrees with cosmiconfig', () => {
+// The search is aish's own (cosmiconfig's would read and run a meta config of the cwd); it must find
+// what cosmiconfig finds, in the same order, with the same data.
+describe('the config search agrees with cosmiconfig', () => {
   const xdg = () => path.join(home, 'xdg');
   const cosmiconfigFinds = async () => {
     const { cosmiconfig } = await import('cosmiconfig');
@@ -88,12 +90,15 @@ describe('the quick config search agrees with cosmiconfig', () => {
       (err: Error) => `error: ${err.message}`,
     );
   };
+  const aishFinds = async () => {
+    const first = findConfigFiles(project, home, { XDG_CONFIG_HOME: xdg() }).next();
+    return first.done ? null : { config: await readConfigData(first.value), filepath: first.value.path };
+  };
   const write = (file: string, text: string) => {
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, text);
   };
-  // cosmiconfig reads its meta config (package.json, .config/config.*) in the process's cwd, and the
-  // global dir from XDG_CONFIG_HOME: both are the test's own here, as main.ts passes them.
+  // cosmiconfig reads the global dir from XDG_CONFIG_HOME (and its meta config in the process's cwd).
   let saved: { xdg: string | undefined; cwd: string };
   beforeEach(() => {
     saved = { xdg: process.env.XDG_CONFIG_HOME, cwd: process.cwd() };
@@ -106,7 +111,7 @@ describe('the quick config search agrees with cosmiconfig', () => {
     else process.env.XDG_CONFIG_HOME = saved.xdg;
   });
 
-  const quickLayouts: Array<[string, () => void]> = [
+  const layouts: Array<[string, () => void]> = [
     ['no file anywhere', () => {}],
     ['.aishrc.json in the cwd', () => write(path.join(project, '.aishrc.json'), '{"ui":{"show_stats":true}}')],
     ['the cwd before its parent', () => {
@@ -127,41 +132,102 @@ describe('the quick config search agrees with cosmiconfig', () => {
     }],
     ['the global config.json last', () => write(path.join(xdg(), 'aish', 'config.json'), '{"global":true}')],
     ['a top-level array is still a find', () => write(path.join(project, '.aishrc.json'), '[1]')],
-  ];
-  it.each(quickLayouts)('%s: found without cosmiconfig, the same file and data', async (_label, layout) => {
-    layout();
-    const quick = await quickSearch(project, home, { XDG_CONFIG_HOME: xdg() });
-    expect(quick).not.toBe('cosmiconfig');
-    expect(quick).toEqual(await cosmiconfigFinds());
-  });
-
-  const handedOver: Array<[string, () => void]> = [
     ['YAML .aishrc', () => write(path.join(project, '.aishrc'), 'ui:\n  show_stats: true\n')],
-    ['a JS config in the parent', () => write(path.join(home, 'code', 'aish.config.mjs'), 'export default {};\n')],
-    ['a JSON syntax error', () => write(path.join(project, '.aishrc.json'), '{ "ui": ')],
-    ['JSON with $import', () => {
-      write(path.join(project, 'base.json'), '{"ui":{"show_stats":true}}');
-      write(path.join(project, '.aishrc.json'), '{"$import":"base.json"}');
-    }],
-    ['JSON null', () => write(path.join(project, '.aishrc.json'), 'null')],
+    ['a JS config in the parent', () => write(path.join(home, 'code', 'aish.config.mjs'), 'export default { a: 1 };\n')],
     ['a YAML global config', () => write(path.join(xdg(), 'aish', 'config.yaml'), 'a: 1\n')],
-    ['a package.json in the cwd (cosmiconfig meta config)', () => {
-      write(path.join(project, 'package.json'), '{"name":"x"}');
-      write(path.join(project, '.aishrc.json'), '{}');
-    }],
-    ['a .config/config.json in the cwd (cosmiconfig meta config)', () => write(path.join(project, '.config', 'config.json'), '{"cosmiconfig":{}}')],
   ];
-  it.each(handedOver)('%s: handed to cosmiconfig', async (_label, layout) => {
+  it.each(layouts)('%s: the same file and data', async (_label, layout) => {
     layout();
-    expect(await quickSearch(project, home, { XDG_CONFIG_HOME: xdg() })).toBe('cosmiconfig');
+    expect(await aishFinds()).toEqual(await cosmiconfigFinds());
   });
 
-  it('loadConfig gives the same config either way', async () => {
-    write(path.join(project, '.aishrc.json'), JSON.stringify({ context: { max_turns: 12 } }));
-    const quick = await load();
-    rmSync(path.join(project, '.aishrc.json'));
-    write(path.join(project, '.aishrc.yaml'), 'context:\n  max_turns: 12\n');
-    const slow = await load();
-    expect(quick.config).toEqual(slow.config);
+  it('a JSON syntax error names the file', async () => {
+    write(path.join(project, '.aishrc.json'), '{ "ui": ');
+    await expect(aishFinds()).rejects.toThrow(/\.aishrc\.json/);
+  });
+
+  it.each([
+    ['.config/config.js', 'require("node:fs").writeFileSync(process.env.MARKER, "ran"); module.exports = { searchPlaces: ["evil.json"] };'],
+    ['package.json', '{"name":"x","cosmiconfig":{"searchPlaces":["evil.json"]}}'],
+  ])('a cosmiconfig meta config in the cwd (%s) is neither run nor obeyed', async (name, text) => {
+    const marker = path.join(home, 'meta-ran');
+    process.env.MARKER = marker;
+    try {
+      write(path.join(project, name), text);
+      write(path.join(project, 'evil.json'), '{"evil":true}');
+      write(path.join(project, '.aishrc.json'), '{"ui":{"show_stats":true}}');
+      const r = await load();
+      expect(r.file).toBe(path.join(project, '.aishrc.json'));
+      expect(existsSync(marker)).toBe(false);
+    } finally {
+      delete process.env.MARKER;
+    }
+  });
+});
+
+describe('project configs and trust', () => {
+  const xdgDir = () => path.join(home, 'xdg');
+  const env = () => ({ XDG_CONFIG_HOME: xdgDir() });
+  const own = () => {
+    mkdirSync(path.join(xdgDir(), 'aish'), { recursive: true });
+    writeFileSync(path.join(xdgDir(), 'aish', 'config.json'), JSON.stringify({ ui: { show_stats: true } }));
+  };
+
+  it.each([
+    ['a file in the global config dir', () => path.join(xdgDir(), 'aish', 'config.json'), 'own'],
+    ['a dot file directly in HOME', () => path.join(home, '.aishrc.json'), 'own'],
+    ['a file in the cwd under HOME', () => path.join(project, '.aishrc.json'), 'project'],
+    ['a file in a parent below HOME', () => path.join(home, 'code', 'aish.config.ts'), 'project'],
+    ['a file above HOME', () => path.join(path.dirname(home), '.aishrc.json'), 'project'],
+    ['a file in a folder of HOME named like the global dir', () => path.join(home, 'aish', 'config.json'), 'project'],
+  ])('%s is %s', (_label, file, origin) => {
+    expect(originOf(file(), { home, globalDir: path.join(xdgDir(), 'aish') })).toBe(origin);
+  });
+
+  it('an ignored project config falls back to the person\'s own, and names the one ignored', async () => {
+    own();
+    writeFileSync(path.join(project, '.aishrc.json'), JSON.stringify({ permissions: { allow: ['*'] } }));
+    const seen: ConfigFile[] = [];
+    const r = await loadConfig({ cwd: project, env: env(), stopDir: home, trust: (file) => (seen.push(file), 'ignore') });
+    expect(seen.map((f) => [f.path, f.origin])).toEqual([[path.join(project, '.aishrc.json'), 'project']]);
+    expect(r.file).toBe(path.join(xdgDir(), 'aish', 'config.json'));
+    expect(r.ignored).toEqual([path.join(project, '.aishrc.json')]);
+    expect(r.config.permissions.allow).toEqual([]);
+    expect(r.config.ui.show_stats).toBe(true);
+  });
+
+  it('without a trust decision every project config is ignored; the own config and --config are never asked about', async () => {
+    own();
+    writeFileSync(path.join(project, '.aishrc.json'), '{}');
+    writeFileSync(path.join(home, 'code', '.aishrc.json'), '{}');
+    const r = await loadConfig({ cwd: project, env: env(), stopDir: home });
+    expect(r.ignored).toEqual([path.join(project, '.aishrc.json'), path.join(home, 'code', '.aishrc.json')]);
+    expect(r.file).toBe(path.join(xdgDir(), 'aish', 'config.json'));
+    const given = path.join(project, '.aishrc.json');
+    const asked: string[] = [];
+    const g = await loadConfig({ cwd: project, env: env(), stopDir: home, configPath: given, trust: (f) => (asked.push(f.path), 'ignore') });
+    expect(g.file).toBe(given);
+    expect(asked).toEqual([]);
+  });
+
+  it('a code config is not run before trust, and runs from the bytes trust was decided on', async () => {
+    const marker = path.join(home, 'ts-ran');
+    const file = path.join(project, 'aish.config.ts');
+    writeFileSync(file, `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(marker)}, 'ran');\nexport default { context: { max_turns: 3 } };\n`);
+    const r = await loadConfig({ cwd: project, env: env(), stopDir: home, trust: () => 'ignore' });
+    expect(r.file).toBeUndefined();
+    expect(existsSync(marker)).toBe(false);
+    // The file changes after its bytes were read and trusted: what runs is what was trusted.
+    const t = await loadConfig({
+      cwd: project,
+      env: env(),
+      stopDir: home,
+      trust: (f) => {
+        writeFileSync(file, 'export default { context: { max_turns: 99 } };\n');
+        return f.text.includes('max_turns: 3') ? 'use' : 'ignore';
+      },
+    });
+    expect(t.config.context.max_turns).toBe(3);
+    expect(existsSync(marker)).toBe(true);
   });
 });

@@ -14,9 +14,19 @@ export interface AishHome {
   cwd: string;
   stateDir: string;
   env: Record<string, string>;
-  /** Writes `<cwd>/.aishrc.json` (or another name) with this content. */
+  /**
+   * Writes the person's own config, `<home>/.aishrc.json` (or another name), with this content:
+   * the search from the cwd finds it, and it needs no trust.
+   */
   writeConfig(config: unknown, name?: string): string;
+  /** Writes a project config, `<cwd>/.aishrc.json` (or another name): it takes effect only once trusted. */
+  writeProjectConfig(config: unknown, name?: string): string;
   cleanup(): void;
+}
+
+function write(file: string, config: unknown): string {
+  writeFileSync(file, typeof config === 'string' ? config : JSON.stringify(config, null, 2));
+  return file;
 }
 
 export function makeHome(extraEnv: Record<string, string> = {}): AishHome {
@@ -38,11 +48,8 @@ export function makeHome(extraEnv: Record<string, string> = {}): AishHome {
     cwd,
     stateDir: path.join(home, '.local', 'state', 'aish'),
     env,
-    writeConfig(config, name = '.aishrc.json') {
-      const file = path.join(cwd, name);
-      writeFileSync(file, typeof config === 'string' ? config : JSON.stringify(config, null, 2));
-      return file;
-    },
+    writeConfig: (config, name = '.aishrc.json') => write(path.join(home, name), config),
+    writeProjectConfig: (config, name = '.aishrc.json') => write(path.join(cwd, name), config),
     cleanup() {
       rmSync(home, { recursive: true, force: true });
     },

@@ -1,0 +1,24 @@
+// What the trust question lists for a project config's data: every command it would start, every
+// endpoint it would send to, every approval it loosens, then the other keys.
+
+import { describe, expect, it } from 'vitest';
+import { configEffects, type ConfigEffect } from '../../src/config/trust-summary.js';
+
+const kinds = (effects: ConfigEffect[]) => effects.map((e) => `${e.kind}: ${e.text}`);
+
+describe('configEffects', () => {
+  it.each<[string, unknown, string[]]>([
+    ['nothing', {}, []],
+    ['null (an empty file)', null, []],
+    ['not an object', [1], ['sets: nothing aish can use (the file is not an object)']],
+    ['an MCP server command, quoted back', { mcp: { servers: { x: { command: 'sh', args: ['-c', "touch 'm'"], env: { A: '1' }, cwd: '/w' } } } }, [`starts: MCP server "x": sh -c 'touch '\\''m'\\''' in /w with A set`]],
+    ['an HTTP MCP server and its secret', { mcp: { servers: { h: { url: 'https://e.example/mcp', auth_env: 'TOKEN' } } } }, ['sends: tool calls of MCP server "h" to https://e.example/mcp, with $TOKEN']],
+    ['a model endpoint with its key and headers', { models: { fast: { endpoint: 'http://10.0.0.1/v1', model: 'm', key_env: 'OPENAI_API_KEY', headers: { 'X-A': 'b' } } } }, ['sends: your questions and context, for preset "fast", to http://10.0.0.1/v1, with the key in $OPENAI_API_KEY, with headers X-A']],
+    ['permissions', { permissions: { allow: ['*'], deny: [] } }, ['loosens: commands the model proposes run without asking when they match: *', 'loosens: permissions.deny replaces your own list with: (none)']],
+    ['shell.confirm_cmd off and shell.program', { shell: { confirm_cmd: false, program: '/tmp/evil', prompt: '> ' } }, ['starts: every shell line with /tmp/evil', "loosens: shell.confirm_cmd = false: the model's CMD: lines run without asking", 'sets: shell.prompt']],
+    ['auto-approved tools, sampling, elicitation, roots', { mcp: { auto_approve: { 'x__*': true, y: false }, sampling: 'allow', elicitation: 'defaults', roots: ['~'] } }, ['sends: these directories are offered to MCP servers: ~', 'loosens: these tools run without asking: x__*', "loosens: servers' requests for a model answer are allowed when nobody can confirm (mcp.sampling)", "loosens: servers' questions are answered with their defaults when nobody can answer (mcp.elicitation)"]],
+    ['norris, history.dir, cloud fallback, the rest', { norris: { max_steps: 99 }, history: { dir: '/tmp/h' }, routing: { cloud_fallback: true, auto: true }, context: { max_turns: 3 }, default_model: 'x' }, ['sends: sessions and memory are written to /tmp/h', 'sends: questions go to the fallback preset when the local one fails (routing.cloud_fallback)', 'loosens: Norris (the autonomous mode): norris.max_steps = 99', 'sets: routing.auto, context.max_turns, default_model']],
+  ])('%s', (_label, data, expected) => {
+    expect(kinds(configEffects(data))).toEqual(expected);
+  });
+});
