@@ -1,6 +1,7 @@
 // Every aish config key, with its default and what it does. Copy this file to one of:
-//   ./aish.config.ts (or any parent directory up to $HOME), ~/.config/aish/config.ts,
-//   .aishrc.json / .aishrc.yaml (same keys, no comments), or pass --config PATH.
+//   ~/.config/aish/config.ts, ~/aish.config.ts, .aishrc.json / .aishrc.yaml (same keys, no
+//   comments), or pass --config PATH. In a project directory (./aish.config.ts, or any parent
+//   up to $HOME) it applies only once you trust it (docs/security.md "Project trust").
 // Unknown keys and bad values stop start-up with a list of every problem (exit 2).
 import { defineConfig } from 'aish';
 
