@@ -5,7 +5,7 @@
 // check cannot read (`python -c`, a command named by `$VAR`) counts as destructive: a false
 // positive costs a question, a false negative costs data. Pure: no file system, no processes.
 
-import { commandName, firstReason, isHiddenName, unwrap, type Call } from './command-line.js';
+import { ASSIGNMENT, commandName, firstReason, isHiddenName, unwrap, type Call } from './command-line.js';
 import { ruleFor } from './command-rules.js';
 import { assignmentReason } from './definition-rules.js';
 import { redirectReason } from './file-rules.js';
@@ -70,7 +70,6 @@ const BATCH_DESTRUCTIVE = new Set(['rm', 'unlink', 'shred', 'truncate', 'chmod',
 const CHANGES_DIR = new Set(['cd', 'pushd', 'popd']);
 const ECHOES = new Set(['echo', 'printf']);
 const NO_INPUT: Input = { piped: false, stdin: [] };
-const ASSIGNMENT = /^[A-Za-z_]\w*=/;
 
 /** Whether `command` should stop at the HALT gate, and why. Pure; never throws. */
 export function isDestructive(command: string, options: DestructiveOptions = {}): DestructiveVerdict {
