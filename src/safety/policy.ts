@@ -20,7 +20,7 @@ import { commandsOf } from './shell-words.js';
 export type Verdict = 'allow' | 'ask' | 'deny';
 
 /** How the reason ends for a line that changes the shell for later commands. */
-export const CHANGES_SHELL = 'changes what later commands do';
+const CHANGES_SHELL = 'changes what later commands do';
 
 export interface Decision {
   verdict: Verdict;

@@ -4,7 +4,7 @@
 // ends the shell at a failing line outlives the line, so the policy always asks about it. Pure: it
 // reads what the destructive check saw (destructive.ts), inner scripts (`eval`, `bash -c`) included.
 
-import { hasOption, scanOptions } from './command-line.js';
+import { entry, hasOption, scanOptions } from './command-line.js';
 import type { LineReading, SeenCommand } from './destructive.js';
 
 /** Variables that change what later commands run or how. */
@@ -34,7 +34,7 @@ export function shellChange(reading: Pick<LineReading, 'commands' | 'functions'>
   if (defined !== undefined) return `defines function '${defined}'`;
   for (const command of reading.commands) {
     const [name = '', ...args] = command.words;
-    const change = command.hidden ? undefined : (variableChange(command) ?? (Object.hasOwn(BUILTINS, name) ? BUILTINS[name]!(args) : undefined));
+    const change = command.hidden ? undefined : (variableChange(command) ?? entry(BUILTINS, name)?.(args));
     if (change !== undefined) return change;
   }
   return undefined;
