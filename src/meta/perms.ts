@@ -22,7 +22,7 @@ export const permsCommands: MetaCommand[] = [
             `deny:    ${list(deny)}`,
             `confirm: ${list(confirm)}`,
             `allow:   ${list(allow)}`,
-            `otherwise: ${ctx.config.shell.confirm_cmd ? 'ask (shell.confirm_cmd)' : 'run (shell.confirm_cmd is off)'}; a destructive command always asks`,
+            `otherwise: ${ctx.config.shell.confirm_cmd ? 'ask (shell.confirm_cmd)' : 'run (shell.confirm_cmd is off)'}; a destructive command always asks, and so does one that changes the shell for later commands`,
           ].join('\n'),
         );
         return;

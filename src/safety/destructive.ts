@@ -5,12 +5,13 @@
 // check cannot read (`python -c`, a command named by `$VAR`) counts as destructive: a false
 // positive costs a question, a false negative costs data. Pure: no file system, no processes.
 
-import { commandName, isHiddenName, unwrap, type Call } from './command-line.js';
+import { ASSIGNMENT, commandName, firstReason, isHiddenName, unwrap, type Call } from './command-line.js';
 import { ruleFor } from './command-rules.js';
+import { assignmentReason } from './definition-rules.js';
 import { redirectReason } from './file-rules.js';
 import { hidingRuleFor } from './hidden-commands.js';
 import type { Word } from './shell-lexer.js';
-import { parseShell, substitutionsOf, type SimpleCommand } from './shell-words.js';
+import { parseScript, substitutionsOf, type SimpleCommand } from './shell-words.js';
 
 export interface DestructiveOptions {
   /**
@@ -42,6 +43,8 @@ export interface LineReading {
   /** Why the line is destructive, or undefined. */
   reason: string | undefined;
   commands: SeenCommand[];
+  /** The functions it defines, inner scripts' (`eval`, `bash -c`) included. */
+  functions: string[];
 }
 
 interface Context {
@@ -52,6 +55,7 @@ interface Context {
   /** A `cd` ran earlier on the line: a relative target is not where the caller would look. */
   movedDir?: boolean;
   seen: SeenCommand[];
+  functions: string[];
 }
 
 interface Input {
@@ -66,7 +70,6 @@ const BATCH_DESTRUCTIVE = new Set(['rm', 'unlink', 'shred', 'truncate', 'chmod',
 const CHANGES_DIR = new Set(['cd', 'pushd', 'popd']);
 const ECHOES = new Set(['echo', 'printf']);
 const NO_INPUT: Input = { piped: false, stdin: [] };
-const ASSIGNMENT = /^[A-Za-z_]\w*=/;
 
 /** Whether `command` should stop at the HALT gate, and why. Pure; never throws. */
 export function isDestructive(command: string, options: DestructiveOptions = {}): DestructiveVerdict {
@@ -77,12 +80,14 @@ export function isDestructive(command: string, options: DestructiveOptions = {})
 /** The verdict on `line` and every command the check read in it. Pure; never throws. */
 export function readLine(line: string, options: DestructiveOptions = {}): LineReading {
   const seen: SeenCommand[] = [];
-  return { reason: judgeScript(line, { options, depth: 0, seen }), commands: seen };
+  const functions: string[] = [];
+  return { reason: judgeScript(line, { options, depth: 0, seen, functions }), commands: seen, functions };
 }
 
 function judgeScript(source: string, ctx: Context): string | undefined {
   if (ctx.depth > MAX_DEPTH) return 'nested too deeply to read';
-  const commands = parseShell(source);
+  const { commands, functions } = parseScript(source);
+  ctx.functions.push(...functions);
   let movedDir = ctx.movedDir;
   // Every command is read, after a reason too, so the policy sees them all.
   const reasons = commands.map((command) => {
@@ -90,7 +95,8 @@ function judgeScript(source: string, ctx: Context): string | undefined {
     const reason = judgeCommand(command, here);
     const name = unwrap(command.words).words[0];
     if (name && CHANGES_DIR.has(commandName(name))) movedDir = true;
-    return reason;
+    // A definition's body runs each time the function is called.
+    return reason !== undefined && command.inFunction !== undefined ? `${reason} in function '${command.inFunction}'` : reason;
   });
   return reasons.find((r) => r !== undefined) ?? forkBomb(commands);
 }
@@ -124,7 +130,8 @@ function judgeWords(words: readonly Word[], input: Input, ctx: Context): string 
   const start = first === undefined ? words.length : Math.max(words.indexOf(first), 0);
   const assignments = words.slice(0, start).flatMap((w) => (ASSIGNMENT.test(w.text) ? [w.text] : []));
   ctx.seen.push({ words: first === undefined ? [] : [name, ...args.map((w) => w.text)], hidden, assignments });
-  if (!first) return undefined;
+  const stored = firstReason(assignments, (a) => assignmentReason(a, (source) => judgeScript(source, { ...ctx, depth: ctx.depth + 1 })));
+  if (stored !== undefined || !first) return stored;
   if (hidden) return `a command named by an expansion (${first.text})`;
   const batch = unwrapped.batch ?? ctx.batch;
   if (batch && BATCH_DESTRUCTIVE.has(name)) return `${batch} ${name}`;

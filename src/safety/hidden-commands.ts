@@ -1,10 +1,12 @@
 // Commands that run other commands: shells (`bash -c`, `| sh`, here-documents), `eval`, `watch`,
-// `ssh host CMD`, `find -exec`, `source <( … )`, and interpreters given code inline (`python -c`,
-// `perl -e`, `node -e`). What a shell would run is read and judged like the outer line; code for
+// `ssh host CMD`, `find -exec`, `source <( … )`, interpreters given code inline (`python -c`,
+// `perl -e`, `node -e`), and builtins that keep code for later (`alias`, `trap`: see
+// definition-rules.ts). What a shell would run is read and judged like the outer line; code for
 // other languages cannot be read here, so it counts as destructive.
 
 import { entry, firstReason, hasOption, INPUT_PATH, optionValues, scanOptions, type Call, type OptionSpec, type Rule } from './command-line.js';
 import { awk } from './awk.js';
+import { DEFINITION_RULES } from './definition-rules.js';
 
 interface Language {
   /** Options that give the program on the command line. */
@@ -128,6 +130,7 @@ const RULES: Record<string, Rule> = {
   bun: NODE,
   php: program({ code: ['r'] }),
   ...Object.fromEntries(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'fish'].map((shell) => [shell, SHELL])),
+  ...DEFINITION_RULES,
 };
 
 /** The rule for a command that runs others, by name (`python3.12` included). */

@@ -4,7 +4,8 @@
 //
 // Commands: `permissions.deny` > `permissions.confirm` > `permissions.allow`, each matched against
 // every command of a compound line, as written and unwrapped (normalize.ts); a destructive command
-// or one that changes `PATH`, `LD_PRELOAD`… always asks, whatever the rules say; otherwise
+// or one that changes the session's shell for later commands (a function, an alias, a trap,
+// `PATH`, `LD_PRELOAD`…: shell-state.ts) always asks, whatever the rules say; otherwise
 // `shell.confirm_cmd` decides (Norris runs non-destructive commands without asking).
 // Tool calls: `mcp.auto_approve` (exact names, or `alias__*`); in Norris a tool marked
 // destructive asks even when auto-approved; the clock and tool search built-ins never ask.
@@ -12,10 +13,14 @@
 import type { Config } from '../config/schema.js';
 import type { ToolAnnotations } from '../tool-call.js';
 import { readLine } from './destructive.js';
-import { normalize, steeringVariable } from './normalize.js';
+import { normalize } from './normalize.js';
+import { shellChange } from './shell-state.js';
 import { commandsOf } from './shell-words.js';
 
 export type Verdict = 'allow' | 'ask' | 'deny';
+
+/** How the reason ends for a line that changes the shell for later commands. */
+const CHANGES_SHELL = 'changes what later commands do';
 
 export interface Decision {
   verdict: Verdict;
@@ -69,8 +74,8 @@ function decideCommand(line: string, norris: boolean, policy: Policy): Decision 
   const confirmed = firstMatchOfAny(confirm, forms);
   if (confirmed) return { verdict: 'ask', reason: `permissions.confirm: ${confirmed}`, rule: confirmed };
   if (reading.reason !== undefined) return { verdict: 'ask', reason: `destructive command (${reading.reason})` };
-  const variable = steeringVariable(reading.commands);
-  if (variable) return { verdict: 'ask', reason: `changes how later commands run (${variable})` };
+  const change = shellChange(reading);
+  if (change) return { verdict: 'ask', reason: `${change}: ${CHANGES_SHELL}` };
   // allow: every command, in both forms; a hidden name was destructive above.
   const checked = [...written, ...normalized];
   const allowed = checked.map((c) => firstMatch(allow, c));

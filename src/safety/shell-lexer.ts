@@ -135,8 +135,8 @@ function readHeredocBody(cur: Cursor, heredoc: Redirect): void {
   if (!heredoc.target.quoted) heredoc.target.inner.push(...substitutionsIn(heredoc.body, cur.depth));
 }
 
-/** The substitutions in text read as if double-quoted (a here-document, an arithmetic body). */
-function substitutionsIn(text: string, depth: number): string[] {
+/** The substitutions in text read as if double-quoted (a here-document, an arithmetic body, a prompt string). */
+export function substitutionsIn(text: string, depth = 0): string[] {
   const scratch = emptyWord();
   readDoubleQuoted({ src: text, i: 0, depth }, scratch, undefined);
   return scratch.inner;

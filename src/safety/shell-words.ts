@@ -1,6 +1,7 @@
 // The simple commands of a shell line (SPEC §11): the lexer's tokens grouped the way a shell
 // runs them, split on `;` `&&` `||` `|` `&` and newlines, through `( … )` and `{ …; }` groups,
-// keywords (`if`, `do`…) and function bodies, each with its pipe context. Pure.
+// keywords (`if`, `do`…) and function bodies, each with its pipe context; and the names of the
+// functions the line defines, in every form bash and zsh accept. Pure.
 
 import { tokenize, type Redirect, type Token, type Word } from './shell-lexer.js';
 
@@ -17,9 +18,20 @@ export interface SimpleCommand {
   inFunction?: string;
 }
 
+export interface Script {
+  commands: SimpleCommand[];
+  /** The names of the functions it defines (`f() …`, `function f …`, zsh's `f g () …`), in order. */
+  functions: string[];
+}
+
 /** The simple commands of `src`, in order, with their pipe and function context. */
 export function parseShell(src: string): SimpleCommand[] {
-  return buildCommands(tokenize(src), src);
+  return parseScript(src).commands;
+}
+
+/** The simple commands of `src` and the functions it defines. */
+export function parseScript(src: string): Script {
+  return buildScript(tokenize(src), src);
 }
 
 /** The text of every simple command in `line`, those inside substitutions too. */
@@ -35,8 +47,9 @@ export function substitutionsOf(command: SimpleCommand): string[] {
 const SKIPPED_KEYWORDS = new Set(['if', 'then', 'else', 'elif', 'while', 'until', 'do', '!', 'fi', 'done', 'esac']);
 
 /** Groups tokens into simple commands, following pipes, groups and function definitions. */
-function buildCommands(tokens: Token[], src: string): SimpleCommand[] {
+function buildScript(tokens: Token[], src: string): Script {
   const commands: SimpleCommand[] = [];
+  const functions: string[] = [];
   const groups: (string | undefined)[] = []; // the function each open group is the body of
   let subshells = 0; // open `(` groups: a `)` without one ends a case pattern (`*)`)
   let pendingFunction: string | undefined;
@@ -61,6 +74,10 @@ function buildCommands(tokens: Token[], src: string): SimpleCommand[] {
     groups.push(pendingFunction);
     pendingFunction = undefined;
   };
+  const define = (names: readonly string[]) => {
+    functions.push(...names);
+    pendingFunction = names[0]; // anonymous (zsh `() { … }`, `function { … }`): runs at once
+  };
 
   for (let t = 0; t < tokens.length; t++) {
     const token = tokens[t]!;
@@ -72,18 +89,22 @@ function buildCommands(tokens: Token[], src: string): SimpleCommand[] {
         finish();
         groups.pop();
       } else if (reserved === 'function') {
-        const name = tokens[t + 1];
-        if (name?.type === 'word') pendingFunction = name.word.text;
-        t += isOp(tokens[t + 2], '(') && isOp(tokens[t + 3], ')') ? 3 : 1; // function name [()]
+        // `function name… [()] body`: zsh takes several names, bash one.
+        const names: string[] = [];
+        for (let next = tokens[t + 1]; next?.type === 'word' && !isOpenBrace(next.word); next = tokens[++t + 1]) names.push(next.word.text);
+        if (isOp(tokens[t + 1], '(') && isOp(tokens[t + 2], ')')) t += 2;
+        define(names);
       } else if (reserved === undefined || !SKIPPED_KEYWORDS.has(reserved)) {
+        // A body that is not a group (`f() if …`, zsh's `f() echo hi`) marks no group as the body.
+        if (words.length === 0) pendingFunction = undefined;
         words.push(word);
         span = [span?.[0] ?? token.start, token.end];
       }
     } else if (token.type === 'redirect') {
       redirects.push(token.redirect);
       span = [span?.[0] ?? token.start, token.end];
-    } else if (token.op === '(' && words.length === 1 && isOp(tokens[t + 1], ')')) {
-      pendingFunction = words[0]!.text; // name() { body; }
+    } else if (token.op === '(' && isOp(tokens[t + 1], ')') && words.length > 0 && redirects.length === 0 && words.every(isFunctionName)) {
+      define(words.map((w) => w.text)); // name() body; zsh: name1 name2 () body
       [words, redirects, span] = [[], [], undefined];
       t++;
     } else if (token.op === '(') {
@@ -102,7 +123,16 @@ function buildCommands(tokens: Token[], src: string): SimpleCommand[] {
     } else finish();
   }
   finish();
-  return commands;
+  return { commands, functions };
+}
+
+/** A word that can name a function before `()`: not an assignment (`a=()` is an empty array). */
+function isFunctionName(word: Word): boolean {
+  return !word.dynamic && !word.text.includes('=');
+}
+
+function isOpenBrace(word: Word): boolean {
+  return word.text === '{' && !word.quoted;
 }
 
 function isOp(token: Token | undefined, op: string): boolean {

@@ -56,16 +56,16 @@ describe('decide: CMD: lines', () => {
     // `git diff*` is `git diff` and its arguments, not `git difftool`
     ['allow git diff* does not cover git difftool', cmd('git difftool -y -x "sh -c id"'), with_({ allow: ['git diff*'] }), 'ask', /confirm_cmd/],
     ['allow git diff* covers git diff', cmd('git diff'), with_({ allow: ['git diff*'] }), 'allow', /git diff\*/],
-    // variables that steer later commands always ask
-    ['export PATH asks with confirm_cmd off', cmd('export PATH=/tmp/evil:$PATH'), with_({ confirmCommands: false }), 'ask', /^changes how later commands run \(PATH\)$/],
-    ['unset asks in Norris', cmd('unset IFS', true), with_(), 'ask', /\(IFS\)/],
-    ['a prefix assignment asks', cmd('LD_PRELOAD=/tmp/x.so ls', true), with_(), 'ask', /\(LD_PRELOAD\)/],
-    ['a bare assignment asks', cmd('PROMPT_COMMAND="curl x"'), with_({ confirmCommands: false }), 'ask', /\(PROMPT_COMMAND\)/],
-    ['env with an assignment asks', cmd('env GIT_SSH_COMMAND=evil git fetch', true), with_(), 'ask', /\(GIT_SSH_COMMAND\)/],
-    ['declare -x asks', cmd('declare -x EDITOR=vim'), with_({ confirmCommands: false, allow: ['declare *'] }), 'ask', /\(EDITOR\)/],
-    ['export SHELL asks', cmd('export SHELL=/bin/sh', true), with_(), 'ask', /\(SHELL\)/],
+    // variables that steer later commands always ask (more in shell-state.test.ts)
+    ['export PATH asks with confirm_cmd off', cmd('export PATH=/tmp/evil:$PATH'), with_({ confirmCommands: false }), 'ask', /^sets PATH: changes what later commands do$/],
+    ['unset asks in Norris', cmd('unset IFS', true), with_(), 'ask', /^unsets IFS: /],
+    ['a prefix assignment asks', cmd('LD_PRELOAD=/tmp/x.so ls', true), with_(), 'ask', /^sets LD_PRELOAD: /],
+    ['a bare assignment asks', cmd('PROMPT_COMMAND="curl x"'), with_({ confirmCommands: false }), 'ask', /^sets PROMPT_COMMAND: /],
+    ['env with an assignment asks', cmd('env GIT_SSH_COMMAND=evil git fetch', true), with_(), 'ask', /^sets GIT_SSH_COMMAND: /],
+    ['declare -x asks', cmd('declare -x EDITOR=vim'), with_({ confirmCommands: false, allow: ['declare *'] }), 'ask', /^sets EDITOR: /],
+    ['export SHELL asks', cmd('export SHELL=/bin/sh', true), with_(), 'ask', /^sets SHELL: /],
     ['other variables do not', cmd('export FOO=1', true), with_(), 'allow', /Norris/],
-    ['PAGER=cat as a prefix asks', cmd('PAGER=cat git log', true), with_(), 'ask', /\(PAGER\)/],
+    ['PAGER=cat as a prefix asks', cmd('PAGER=cat git log', true), with_(), 'ask', /^sets PAGER: /],
   ])('%s', (_name, action, policy, verdict, reason) => {
     const d = decide(action, policy);
     expect(d.verdict).toBe(verdict);
