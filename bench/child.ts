@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { spawn as spawnPty } from 'node-pty';
+import { spawn as spawnPty } from '@lydell/node-pty';
 
 export interface ChildRun {
   wallMs: number;

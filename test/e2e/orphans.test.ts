@@ -3,7 +3,7 @@
 // parent or spinning on a write that can only fail.
 
 import { readFileSync } from 'node:fs';
-import { spawn as spawnPty } from 'node-pty';
+import { spawn as spawnPty } from '@lydell/node-pty';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AISH_BIN, makeHome, type AishHome } from '../support/aish-env.js';
 import { ModelServer } from '../support/model-server.js';

@@ -1,7 +1,7 @@
 // Runs the built aish under a pseudo-terminal (node-pty) so tests can type, press keys and read
 // the screen the way a person would. `text` is everything printed, with ANSI sequences removed.
 
-import { spawn, type IPty } from 'node-pty';
+import { spawn, type IPty } from '@lydell/node-pty';
 import stripAnsi from 'strip-ansi';
 import { AISH_BIN } from './aish-env.js';
 
@@ -46,7 +46,7 @@ export class PtySession {
 
   /** Everything printed so far, without escape sequences and with CR LF as LF. */
   get text(): string {
-    return stripAnsi(this.raw).replace(/\r\n/g, '\n');
+    return stripAnsi(this.raw).replace(/\r+\n/g, '\n');
   }
 
   write(data: string): void {
