@@ -28,14 +28,19 @@ export default defineConfig({
   default_model: 'fast', // default: "fast" when it exists, else the first preset
 
   shell: {
-    // program: '/bin/zsh',               // default: $SHELL, else /bin/sh; run as `<program> -c <line>`
+    // program: '/bin/zsh',               // default: $SHELL, else /bin/sh (docs/shell.md)
+    // One bash or zsh kept for the whole session behind a pseudo-terminal, reading your rc file:
+    // aliases, functions, variables, venvs and jobs live on. false (or another shell): each line
+    // runs in its own `<program> -c <line>`.
+    session: true,
+    start_timeout_ms: 8000, // how long your rc file may take before the shell starts without it
     // A list replaces the built-in command list; { add, remove } edits it. A line whose first
     // word is in it goes to the shell (see `:why <line>`).
     known_commands: { add: ['cowsay', 'terraform'], remove: [] },
     confirm_cmd: true, // ask `execute '<cmd>'? [y/N]` before running a model's CMD: line
     capture_max_chars: 16_000, // output kept for the model per command (head + tail)
-    // Programs that get the terminal and are not captured (editors, pagers, ssh...). Same
-    // list-or-{add,remove} form as known_commands.
+    // Without a session: programs that get the terminal and are not captured (editors, pagers,
+    // ssh...). Same list-or-{add,remove} form as known_commands. The session shell needs no list.
     interactive: { add: ['k9s'], remove: [] },
     // prompt: '[{model}] {cwd_short} {last_status}> ', // also {cwd} {ctx_used} {ctx_max} {turn} {mode}
   },

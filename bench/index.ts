@@ -1,7 +1,7 @@
 // `npm run bench`: every benchmark, each printing its figure, the baseline measured in the same run
 // and the ratio, with the target of issue 17 and docs/performance.md. Figures, not assertions:
 // these machines are shared and noisy. `npm run bench -- startup stream` runs only those groups
-// (startup, stream, inprocess, mcp, resume).
+// (startup, shell, stream, inprocess, mcp, resume).
 
 import { fixtureStdio } from '../test/support/mcp-servers.js';
 import { benchStartup } from './startup.js';
@@ -28,6 +28,12 @@ if (want('startup')) {
   }
 }
 
+if (want('shell')) {
+  const { benchShell } = await import('./shell.js');
+  for (const f of await benchShell()) {
+    row(f.name, `${f.perLineMs.toFixed(2)} ms`, `bash -c true spawned ${f.spawnMs.toFixed(2)} ms (median)`, f.ratio.toFixed(2), f.name.endsWith('session') ? '<= 0.5' : '- (the first version\'s runner)');
+  }
+}
 if (want('stream')) await streamEndToEnd();
 if (want('inprocess')) await streamInProcess();
 if (want('mcp')) await mcpFigures();

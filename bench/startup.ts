@@ -5,7 +5,7 @@
 // no MCP servers; and the prompt with three slow MCP servers configured), against `node -e 0` run
 // on a pseudo-terminal the same way.
 
-import { spawn as spawnPty } from 'node-pty';
+import { spawn as spawnPty } from '@lydell/node-pty';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,16 +33,18 @@ process.on('exit', () => {
   for (const dir of homes) rmSync(dir, { recursive: true, force: true });
 });
 
-/** A temp HOME with `<cwd>/.aishrc.json` holding `config`; removed when the bench exits. */
+/** A temp HOME with the person's own `~/.aishrc.json` holding `config` (a file in the project would
+ * wait for trust); bash as the shell; removed when the bench exits. */
 export function benchHome(config: unknown): BenchHome {
   const home = mkdtempSync(path.join(tmpdir(), 'aish-bench-'));
   homes.push(home);
   const cwd = path.join(home, 'project');
   mkdirSync(cwd);
-  writeFileSync(path.join(cwd, '.aishrc.json'), JSON.stringify(config));
+  writeFileSync(path.join(home, '.aishrc.json'), JSON.stringify(config));
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: home,
+    SHELL: '/bin/bash',
     TERM: 'xterm-256color',
     LANG: 'C.UTF-8',
     XDG_STATE_HOME: path.join(home, 'state'),
@@ -56,7 +58,7 @@ function since(t0: bigint): number {
 }
 
 /** Launch to exit of `node args`, stdin a pipe that gives `input` and ends. */
-function timeExit(args: string[], where?: BenchHome, input = ''): Promise<number> {
+export function timeExit(args: string[], where?: BenchHome, input = ''): Promise<number> {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
     const child = spawn(process.execPath, args, { cwd: where?.cwd, env: where?.env, stdio: ['pipe', 'ignore', 'ignore'] });

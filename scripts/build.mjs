@@ -9,7 +9,7 @@
 // - dist/vendor.js, those packages and what they bring, compiled with the first MCP server only.
 // - dist/config.mjs is what `import { defineConfig } from 'aish'` resolves to in a TS config.
 import { build } from 'esbuild';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -33,6 +33,8 @@ const SAMPLE_CONFIG = {
 await mkdir('dist', { recursive: true });
 for (const name of await readdir('dist')) if (name !== 'bench') await rm(`dist/${name}`, { recursive: true, force: true });
 await writeFile('dist/package.json', '{ "type": "commonjs" }\n');
+// The session shell's integration scripts are read by the shells themselves (src/shell/session.ts).
+await cp('src/shell/integration', 'dist/shell-integration', { recursive: true });
 
 const cjs = {
   bundle: true,
@@ -86,7 +88,7 @@ await build({
   // jiti loads the user's aish.config.ts and must find its own files; cosmiconfig loads a YAML or JS
   // config with Node's own loader (its import() of a .mjs file needs it); undici is loaded with the
   // first model request, and its files are CommonJS already.
-  external: ['jiti', 'typescript', 'undici', 'cosmiconfig'],
+  external: ['jiti', 'typescript', 'undici', 'cosmiconfig', '@lydell/node-pty', '@xterm/headless'],
   plugins: [toVendor],
 });
 

@@ -40,6 +40,8 @@ import { policyFromConfig } from './safety/policy.js';
 import { Redactor } from './safety/redact.js';
 import { ProjectContext } from './project/context.js';
 import { ShellRunner } from './shell/shell-runner.js';
+import { ShellSession, sessionShellOf } from './shell/session.js';
+import os from 'node:os';
 import { enabledBuiltins } from './config/defaults.js';
 import { serverRequests } from './tools/server-requests.js';
 import { SessionTools } from './tools/session-tools.js';
@@ -115,7 +117,22 @@ export function createApp(opts: AppOptions): Repl {
     home: env.HOME,
   });
   mcp = createRegistry(config, env, version, render, { stateDir: opts.stateDir, isTTY: io.isTTY, onLog, requests });
-  const shell = new ShellRunner({ shell: config.shell, cwd: opts.cwd, env, isTTY: io.isTTY, view: render, pending, onCwdChange: () => mcp?.rootsChanged() });
+  const size = () => ({ cols: io.columns(), rows: io.rows?.() ?? 24 });
+  const shell = new ShellRunner({
+    shell: config.shell,
+    cwd: opts.cwd,
+    env,
+    isTTY: io.isTTY,
+    view: render,
+    pending,
+    onCwdChange: () => mcp?.rootsChanged(),
+    session: createSession(config, env, opts.cwd, size, status),
+    keys: (onKeys) => repl?.passKeys(onKeys) ?? (() => {}),
+    size,
+    ...(io.onResize ? { onResize: (listener: () => void) => io.onResize!(listener) } : {}),
+    onShellExit: (code) => repl?.quit(code),
+    onTypeahead: (lines) => repl?.typedAhead(lines),
+  });
   liveEnv = () => shell.env;
   const project = new ProjectContext(config.context.project.max_chars, () => shell.env);
   const fileExists = (file: string) => existsSync(path.resolve(shell.cwd, file));
@@ -169,4 +186,18 @@ export function createApp(opts: AppOptions): Repl {
     promptShown: opts.promptShown ?? false,
   });
   return repl;
+}
+
+/** The session's shell: bash or zsh with `shell.session` on; null runs each line on its own. */
+function createSession(
+  config: Config,
+  env: Record<string, string | undefined>,
+  cwd: string,
+  size: () => { cols: number; rows: number },
+  status: (message: string) => void,
+): ShellSession | null {
+  const program = config.shell.program ?? env.SHELL ?? '/bin/sh';
+  const kind = sessionShellOf(program);
+  if (!config.shell.session || !kind) return null;
+  return new ShellSession({ program, kind, cwd, env, size, status, startTimeoutMs: config.shell.start_timeout_ms, tmpDir: env.TMPDIR || os.tmpdir() });
 }

@@ -9,4 +9,8 @@ export interface Io {
   isTTY: boolean;
   /** Current terminal width (80 when unknown). */
   columns(): number;
+  /** Current terminal height (24 when unknown). */
+  rows?(): number;
+  /** Calls `listener` when the terminal is resized, until the returned function is called. */
+  onResize?(listener: () => void): () => void;
 }

@@ -152,6 +152,11 @@ function createIo(isTTY: boolean): Io {
     errors: process.stderr,
     isTTY,
     columns: () => process.stdout.columns || 80,
+    rows: () => process.stdout.rows || 24,
+    onResize: (listener) => {
+      process.stdout.on('resize', listener);
+      return () => process.stdout.off('resize', listener);
+    },
   };
 }
 

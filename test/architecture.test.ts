@@ -44,7 +44,7 @@ const LAYERS: Record<string, readonly string[]> = {
   context: ['broker', 'errors', 'is-record'],
   safety: ['config', 'tool-call'],
   history: ['context', 'errors', 'is-record'],
-  shell: ['config', 'context'],
+  shell: ['config', 'context', 'line-router'],
   memory: ['broker', 'config', 'context', 'errors', 'history', 'is-record', 'safety'],
   // The current directory's git work tree: the [project] block, @file mentions, git diff.
   project: ['config', 'errors', 'shell'],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classify, explainRoute, looksLikeProse, misfiredProse } from '../src/line-router.js';
+import { asksShell, classify, explainRoute, looksLikeProse, misfiredProse, type WordKind } from '../src/line-router.js';
 import { DEFAULT_KNOWN_COMMANDS } from '../src/config/defaults.js';
 
 const config = { shell: { known_commands: DEFAULT_KNOWN_COMMANDS } };
@@ -52,7 +52,13 @@ describe('classify', () => {
     // rule 4b: environment assignments before a command
     ['FOO=1 make', 'shell', 'FOO=1 make'],
     ['CI=true npm test', 'shell', 'CI=true npm test'],
-    ['FOO=1', 'ai', 'FOO=1'],
+    ['FOO=1', 'shell', 'FOO=1'],
+    ['x=5', 'shell', 'x=5'],
+    ['PATH+=:/opt/bin', 'shell', 'PATH+=:/opt/bin'],
+    ['exit', 'shell', 'exit'],
+    ['logout', 'shell', 'logout'],
+    ['source venv/bin/activate', 'shell', 'source venv/bin/activate'],
+    ['. venv/bin/activate', 'shell', '. venv/bin/activate'],
     // rule 5: path-like first word
     ['./build.sh', 'shell', './build.sh'],
     ['../scripts/run --fast', 'shell', '../scripts/run --fast'],
@@ -76,6 +82,99 @@ describe('classify', () => {
     const custom = { shell: { known_commands: ['cowsay'] } };
     expect(classify('cowsay hi', custom).kind).toBe('shell');
     expect(classify('ls', custom).kind).toBe('ai');
+  });
+});
+
+describe('classify with the session shell answering `type`', () => {
+  /** A scripted shell: what `type -t` would say of each word. */
+  const shell: Record<string, WordKind | null> = {
+    greet: 'function',
+    ll: 'alias',
+    pushd: 'builtin',
+    read: 'builtin',
+    jobs: 'builtin',
+    if: 'keyword',
+    then: 'keyword',
+    do: 'keyword',
+    break: 'builtin',
+    return: 'builtin',
+    set: 'builtin',
+    write: 'file',
+    type: 'builtin',
+    time: 'keyword',
+    who: 'file',
+    sort: 'file',
+    test: 'builtin',
+    help: 'builtin',
+    cowsay: 'file',
+    find: 'file',
+    tell: null,
+    ls: 'file',
+  };
+  const kindOf = (w: string) => (w in shell ? shell[w] : undefined);
+
+  it.each([
+    ['greet world', 'shell', 'shell-knows'],
+    ['ll', 'shell', 'shell-knows'],
+    ['pushd /usr', 'shell', 'shell-knows'],
+    ["read -p 'name? ' n", 'shell', 'shell-knows'],
+    ['jobs', 'shell', 'shell-knows'],
+    ['if true; then echo y; fi', 'shell', 'shell-knows'],
+    ['cowsay hi', 'shell', 'shell-knows'],
+    ['who', 'shell', 'shell-knows'],
+    ['sort -u names.txt', 'shell', 'shell-knows'],
+    ['time make', 'shell', 'shell-knows'],
+    ['ls -la', 'shell', 'shell-knows'],
+    // prose that starts with an English word the shell knows stays with the model
+    ['who am i talking to', 'ai', 'default'],
+    ['time to refactor this?', 'ai', 'default'],
+    ['sort these numbers: 3 1 2', 'ai', 'default'],
+    ['test the parser', 'ai', 'default'],
+    ['help me with git', 'ai', 'default'],
+    ['read the file and tell me', 'ai', 'default'],
+    // keywords that cannot start a command are words of prose
+    ['then what happens?', 'ai', 'default'],
+    ['do you know why?', 'ai', 'default'],
+    ['break it', 'ai', 'default'],
+    ['set a greeting', 'ai', 'default'],
+    ['write a plan', 'ai', 'default'],
+    ['set -o vi', 'shell', 'shell-knows'],
+    ['type greet', 'shell', 'shell-knows'],
+    ['write alice', 'shell', 'shell-knows'],
+    ['return the favour', 'ai', 'default'],
+    // the person's own definitions win even over prose
+    ['greet the world please', 'shell', 'shell-knows'],
+    // in the known list: the shell says program, the misfire offer stays (SPEC §3 rule 6)
+    ['find me the largest file', 'shell', 'shell-knows'],
+    // the shell knows no such command, or was not asked: the list and the other rules decide
+    ['tell me a joke', 'ai', 'default'],
+    ['git status', 'shell', 'known-command'],
+    ['greet', 'shell', 'shell-knows'],
+    ['jobs; echo listed', 'shell', 'shell-knows'],
+    ['greet|cat', 'shell', 'shell-knows'],
+  ])('%j → %s (%s)', (line, kind, rule) => {
+    const route = classify(line, config, kindOf);
+    expect(route.kind).toBe(kind);
+    expect(route.rule).toBe(rule);
+  });
+
+  it('names the kind in :why', () => {
+    expect(explainRoute('greet world', config, kindOf)).toBe('shell (rule 4: greet is a function)');
+    expect(explainRoute('ll', config, kindOf)).toBe('shell (rule 4: ll is an alias)');
+    expect(explainRoute('pushd /usr', config, kindOf)).toBe('shell (rule 4: pushd is a shell builtin)');
+    expect(explainRoute('who am i talking to', config, kindOf)).toBe('ai (rule 6: "who" is a program on PATH, but the line reads as a question)');
+    expect(explainRoute('x=5', config, kindOf)).toBe('shell (rule 4: "x=5" is an assignment)');
+  });
+
+  it('asks the shell only about a plain command word', () => {
+    expect(asksShell('greet world', config)).toBe('greet');
+    expect(asksShell('x=5', config)).toBeNull();
+    expect(asksShell(':help', config)).toBeNull();
+    expect(asksShell('$ls', config)).toBeNull();
+    expect(asksShell('./run.sh', config)).toBeNull();
+    expect(asksShell('what is $(rm -rf ~)', config)).toBe('what');
+    expect(asksShell('"quoted" word', config)).toBeNull();
+    expect(asksShell('a*b', config)).toBeNull();
   });
 });
 

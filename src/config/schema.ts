@@ -119,6 +119,8 @@ export const rawConfigSchema = strict({
     capture_max_chars: optional(positiveInt, 16_000),
     interactive: optional(editableList),
     prompt: optional(v.string()),
+    session: optional(v.boolean(), true),
+    start_timeout_ms: optional(positiveInt, 8000),
   }),
   context: section({
     max_turns: optional(positiveInt, 40),

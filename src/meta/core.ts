@@ -1,6 +1,6 @@
 // The everyday meta commands: help, quit, clear, reset, model switching, forced routes and :why.
 
-import { explainRoute } from '../line-router.js';
+import { asksShell, explainRoute } from '../line-router.js';
 import { UsageError } from '../errors.js';
 import { formatCost } from '../turn/usage.js';
 import type { MetaCommand } from './types.js';
@@ -142,9 +142,11 @@ export const coreCommands: MetaCommand[] = [
     name: 'why',
     usage: '<line>',
     summary: 'show where a line would go and which rule decides',
-    run(args, ctx) {
+    async run(args, ctx) {
       if (args.trim() === '') throw new UsageError('usage: :why <line>');
-      ctx.render.info(explainRoute(args, ctx.config));
+      const word = asksShell(args, ctx.config);
+      const kind = word === null ? undefined : await ctx.shell.wordKind(word, Infinity);
+      ctx.render.info(explainRoute(args, ctx.config, (w) => (w === word ? kind : undefined)));
     },
   },
 ];

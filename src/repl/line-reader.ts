@@ -28,6 +28,14 @@ export interface LineReader {
   listen(onLine: (line: string) => void): () => void;
   /** Runs `work` with the terminal given back to it (a command runs), then listens again. */
   hold<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * While a line is processed: every key, as the terminal sent it, goes to `onKeys` (a command
+   * running in the session's shell), with the terminal in raw mode, until the returned function
+   * is called.
+   */
+  passKeys(onKeys: (data: string) => void): () => void;
+  /** Lines typed while a command ran that it did not read: read next, before anything typed later. */
+  typeahead(lines: readonly string[]): void;
   /** Puts a line into the input history as if it had been typed (one line only). */
   remember(line: string): void;
   close(): void;
@@ -92,6 +100,8 @@ export class TerminalLineReader implements LineReader {
   #ctrlX = false;
   /** The editor has the terminal (Ctrl-X Ctrl-E). */
   #editing = false;
+  /** Keys go to a running command (`passKeys`), not to readline. */
+  #passing = false;
 
   constructor(io: Io, opts: TerminalReaderOptions) {
     this.#io = io;
@@ -152,6 +162,7 @@ export class TerminalLineReader implements LineReader {
   #keypress(s: string | undefined, key: Key | undefined): void {
     // Bracketed paste: newlines inside a paste do not submit; the pasted lines and what follows
     // them up to the next Enter are one input (a pasted traceback is one question).
+    if (this.#passing) return;
     if (key?.name === 'paste-start') this.#inPaste = true;
     else if (key?.name === 'paste-end') this.#inPaste = false;
     if (this.#editing) return;
@@ -340,6 +351,27 @@ export class TerminalLineReader implements LineReader {
     }
   }
 
+  typeahead(lines: readonly string[]): void {
+    this.#typeahead.push(...lines);
+  }
+
+  passKeys(onKeys: (data: string) => void): () => void {
+    if (this.#closed) return () => {};
+    const input = this.#io.input;
+    const onData = (data: Buffer | string) => onKeys(typeof data === 'string' ? data : data.toString('utf8'));
+    this.#passing = true;
+    input.setRawMode?.(true);
+    input.on('data', onData);
+    input.resume();
+    return () => {
+      input.removeListener('data', onData);
+      this.#passing = false;
+      if (this.#closed) return;
+      input.pause();
+      input.setRawMode?.(false);
+    };
+  }
+
   suspend(): void {
     if (this.#closed) return;
     this.#rl.pause();
@@ -384,6 +416,12 @@ export class PipedLineReader implements LineReader {
   hold<T>(work: () => Promise<T>): Promise<T> {
     return work();
   }
+
+  passKeys(): () => void {
+    return () => {};
+  }
+
+  typeahead(): void {}
 
   remember(): void {}
 

@@ -11,7 +11,7 @@ import { FatalError, UsageError, describeError, errorMessage } from '../errors.j
 import type { SavedPrompts } from '../history/saved-prompts.js';
 import type { SessionStore } from '../history/session.js';
 import type { Io } from '../io.js';
-import { classify, misfiredProse } from '../line-router.js';
+import { asksShell, classify, misfiredProse, type Route } from '../line-router.js';
 import type { McpRegistry } from '../mcp/registry.js';
 import { BackgroundConnect, connectConfiguredServers } from '../mcp/startup.js';
 import type { MemoryStore } from '../memory/store.js';
@@ -33,6 +33,9 @@ import { composeInEditor } from './editor.js';
 import { appendInputHistory, loadInputHistory } from './input-history.js';
 import { PipedLineReader, TerminalLineReader, echoComposed, type LineReader } from './line-reader.js';
 import { formatPrompt } from './prompt.js';
+
+/** How long a typed line waits for a shell still starting to say what its first word is. */
+const ROUTE_WAIT_MS = 2000;
 
 export interface ReplParts {
   io: Io;
@@ -120,6 +123,8 @@ export class Repl implements MetaContext {
     if (this.#parts.promptShown) this.#io.output.write('\r\x1b[2K');
     this.#reader = await this.#createReader();
     if (this.#io.isTTY && !this.#parts.promptShown) this.render.status(this.#parts.banner);
+    // The session's shell starts behind the prompt: only the first shell line waits for it.
+    this.shell.startSession();
     // On a terminal the prompt comes first and the servers connect behind it; a script's lines
     // still run against a session whose servers are connected, as before.
     if (this.#io.isTTY) this.#mcpStart = new BackgroundConnect(this.mcp, this.config);
@@ -136,9 +141,11 @@ export class Repl implements MetaContext {
       }
     } finally {
       this.#reader.close();
+      const shellClosed = this.shell.close();
       this.sessions.close();
       await this.#mcpStart?.stop();
       await this.mcp.closeAll();
+      await shellClosed;
       if (this.#io.isTTY) this.render.endLine();
       await this.#historySave;
     }
@@ -194,11 +201,13 @@ export class Repl implements MetaContext {
 
   /** One input as if typed, on the line's signal: to the shell, a meta command or the model. */
   async runInput(raw: string, signal: AbortSignal): Promise<void> {
-    const route = classify(raw, this.config);
+    const route = await this.route(raw);
     // Model lines and meta commands may use the MCP servers: they wait for them. A shell line
     // does not, but hears of failed connections first.
     if (route.kind === 'ai' || route.kind === 'meta') {
       await this.#mcpStart?.ready(this.render, signal);
+      // Programs aish starts and the redactor see what the shell exports now.
+      await this.shell.syncEnv();
       signal.throwIfAborted();
     } else {
       this.#mcpStart?.report(this.render);
@@ -210,12 +219,27 @@ export class Repl implements MetaContext {
         await dispatchMeta(stripContinuations(route.payload), this, signal);
         return;
       case 'shell':
-        await this.#runShellLine(route.payload, route.rule === 'known-command', signal);
+        await this.#runShellLine(route.payload, route.rule === 'known-command' || route.rule === 'shell-knows', signal);
         return;
       case 'ai':
         await this.askModel(stripContinuations(route.payload), signal);
         return;
     }
+  }
+
+  /**
+   * Where a line goes, with the session's shell asked what its first word is. A line whose first
+   * word is in the known list goes to the shell without asking. Otherwise a shell still starting
+   * is waited for: a pipe's lines wait for it (a script's routes must not depend on timing), a
+   * terminal's for at most `ROUTE_WAIT_MS` (a function typed at once is still the person's), then
+   * the known list decides.
+   */
+  async route(raw: string): Promise<Route> {
+    const word = asksShell(raw, this.config);
+    if (word === null) return classify(raw, this.config);
+    if (this.config.shell.known_commands.includes(word) && this.shell.knownKind(word) === undefined) return classify(raw, this.config);
+    const kind = await this.shell.wordKind(word, this.#io.isTTY ? ROUTE_WAIT_MS : Infinity);
+    return classify(raw, this.config, (w) => (w === word ? kind : undefined));
   }
 
   /**
@@ -277,6 +301,16 @@ export class Repl implements MetaContext {
     return this.#lastQuestion;
   }
 
+  /** Lines typed while a command ran that it did not read: the next lines, as if typed now. */
+  typedAhead(lines: readonly string[]): void {
+    this.#reader?.typeahead(lines);
+  }
+
+  /** Hands the keyboard to a command running in the session's shell (see LineReader.passKeys). */
+  passKeys(onKeys: (data: string) => void): () => void {
+    return this.#reader ? this.#reader.passKeys(onKeys) : () => {};
+  }
+
   /** Runs `work` (a command Norris decided on) with the terminal given back to it. */
   holdTerminal<T>(work: () => Promise<T>): Promise<T> {
     return this.#reader ? this.#reader.hold(work) : work();
@@ -331,7 +365,9 @@ export class Repl implements MetaContext {
     if (this.#io.isTTY) this.#io.output.write('\x1b[H\x1b[2J');
   }
 
-  quit(): void {
+  /** Ends the loop after the current line; `exitCode` when given (a shell's `exit 3`). */
+  quit(exitCode?: number): void {
+    if (exitCode !== undefined) this.#exitCode = exitCode;
     this.#quitting = true;
     this.#reader?.close();
   }
@@ -412,7 +448,7 @@ export class Repl implements MetaContext {
       const word = mention[1]!;
       return [completePath(word, { cwd: this.shell.cwd, env: this.shell.env }).map((p) => `@${p}`), `@${word}`];
     }
-    const route = classify(line, this.config);
+    const route = classify(line, this.config, (w) => this.shell.knownKind(w));
     // The first word of anything may be a command; later words complete on a shell line only.
     if (route.kind === 'shell' || !/\s/.test(line.trim())) {
       return this.#completer.complete(line, { cwd: this.shell.cwd, env: this.shell.env, knownCommands: this.config.shell.known_commands });

@@ -3,6 +3,7 @@
 // amortised O(n) however small the chunks, so a command printing megabytes stays cheap.
 
 import stripAnsi from 'strip-ansi';
+import { screenText } from './screen-text.js';
 
 export interface CapturedOutput {
   /** Normalised, capped text (no trailing newline). */
@@ -50,21 +51,38 @@ export class OutputCapture {
     }
   }
 
+  /** The capture as plain text, each part normalised by `normalizeOutput`. */
   finish(): CapturedOutput {
-    if (this.#binary) {
-      return { text: `[binary output, ${this.#total} chars, not captured]`, truncated: false, binary: true, rawChars: this.#total };
-    }
-    const head = normalizeOutput(this.#head);
-    if (this.#tailLength === 0 && head.length <= this.#max) {
+    if (this.#binary) return this.#binaryResult();
+    return this.#assemble(normalizeOutput(this.#head), this.#tailLength === 0 ? null : normalizeOutput(this.#tail.join('')));
+  }
+
+  /**
+   * The capture as the text a terminal `cols` wide showed (screen-text.ts): head and tail each
+   * through the emulator; `fullScreen` when a program used the alternate screen.
+   */
+  async finishScreen(cols: number): Promise<CapturedOutput & { fullScreen: boolean }> {
+    if (this.#binary) return { ...this.#binaryResult(), fullScreen: false };
+    const head = await screenText(this.#head, cols);
+    const tail = this.#tailLength === 0 ? null : await screenText(this.#tail.join(''), cols);
+    return { ...this.#assemble(head.text, tail?.text ?? null), fullScreen: head.fullScreen || Boolean(tail?.fullScreen) };
+  }
+
+  #binaryResult(): CapturedOutput {
+    return { text: `[binary output, ${this.#total} chars, not captured]`, truncated: false, binary: true, rawChars: this.#total };
+  }
+
+  /** Head (and the tail, when the raw text overflowed the head) made into the capped text. */
+  #assemble(head: string, tail: string | null): CapturedOutput {
+    if (tail === null && head.length <= this.#max) {
       return { text: head.replace(/\n+$/, ''), truncated: false, binary: false, rawChars: this.#total };
     }
     // Over the cap: half for the head, half for the tail, each cut at a line boundary when one
     // is near, so neither side starts or ends inside a line or an escape sequence.
     const half = Math.floor(this.#max / 2);
-    const all = this.#tailLength === 0 ? head : null;
+    const all = tail === null ? head : null;
     const headPart = cutHead(all ?? head, half);
-    const tailSource = all ?? normalizeOutput(this.#tail.join(''));
-    const tailPart = cutTail(tailSource, half);
+    const tailPart = cutTail(all ?? tail!, half);
     const kept = headPart.length + tailPart.length;
     const elided = Math.max(0, (all ? all.length : this.#total) - kept);
     const marker = `[... ${elided} chars elided ...]`;

@@ -1,13 +1,19 @@
-// A typed shell line from start to end (SPEC §4): `cd`, `export` and `unset` change aish's own
-// state; anything else runs through the user's shell inside an exec frame, and its captured output
-// joins the pending buffer for the next question. Owns the session's cwd, environment and last
-// exit status. Approved `CMD:` lines run through here too, exactly as if typed.
+// A typed shell line from start to end (SPEC §4): it runs in the session's shell (session.ts)
+// inside an exec frame, with the keyboard handed to it on a terminal, and what the terminal showed
+// joins the pending buffer for the next question. Without a session (a shell aish has no
+// integration for, `shell.session: false`, or one that cannot start) each line runs in its own
+// `$SHELL -c`, where `cd`, `export` and `unset` change aish's own state instead. Knows the shell's
+// directory, exported environment and last exit status. Approved `CMD:` lines run here too,
+// exactly as if typed.
 
 import type { Config } from '../config/schema.js';
+import type { WordKind } from '../line-router.js';
 import type { PendingOutput } from '../context/pending-output.js';
 import { matchBuiltin, runBuiltin, type ShellState } from './builtins.js';
+import { OutputCapture, normalizeOutput } from './capture.js';
 import { isInteractiveCommand } from './interactive.js';
 import { runShell } from './run-shell.js';
+import type { SessionRun, ShellSession } from './session.js';
 
 /** How an exec frame ends: the exit code, the signal, or why the command never started. */
 export interface ExecEnd {
@@ -37,8 +43,19 @@ export interface ShellRunnerParts {
   view: ExecView;
   /** Captured output goes here for the next user turn. */
   pending: PendingOutput;
-  /** Called after a `cd` changed the directory. */
+  /** Called after a command changed the directory. */
   onCwdChange?: (cwd: string) => void;
+  /** The session's shell; null runs each line in its own process. */
+  session?: ShellSession | null;
+  /** On a terminal: the keyboard, handed to a running command until the returned function is called. */
+  keys?: (onKeys: (data: string) => void) => () => void;
+  /** The terminal's size, and its changes. */
+  size?: () => { cols: number; rows: number };
+  onResize?: (listener: () => void) => () => void;
+  /** Lines typed while a command ran that it did not read: they are the next lines read. */
+  onTypeahead?: (lines: string[]) => void;
+  /** `exit` (or `logout`) ended the shell: aish ends too, with the shell's exit code. */
+  onShellExit?: (code: number) => void;
 }
 
 export class ShellRunner {
@@ -48,19 +65,97 @@ export class ShellRunner {
   /** Aborted once aish is ending: see `terminate`. */
   readonly #ending = new AbortController();
 
+  /** A command ran since the environment was last read from the session's shell. */
+  #envStale = false;
+  /** What the session's shell said of words (null: no such command), until a command may change it. */
+  readonly #kinds = new Map<string, WordKind | null>();
+
   constructor(parts: ShellRunnerParts) {
     this.#parts = parts;
     this.#state = { cwd: parts.cwd, oldpwd: parts.env.OLDPWD, env: { ...parts.env, PWD: parts.cwd } };
+    parts.session?.onCwdChange((cwd) => {
+      this.#state.cwd = cwd;
+      parts.onCwdChange?.(cwd);
+    });
   }
 
-  /** The directory shell lines run in. */
+  /** The session's shell, when lines run in one that works. */
+  get #session(): ShellSession | null {
+    const session = this.#parts.session;
+    return session && session.failure === null ? session : null;
+  }
+
+  /** The directory shell lines run in (the session shell's, as of its last command). */
   get cwd(): string {
     return this.#state.cwd;
   }
 
-  /** The environment shell lines run with (changed by `export` and `unset`). */
+  /**
+   * The environment programs aish starts get: the session shell's exported variables as last read
+   * (`syncEnv`), or the per-line runner's own (changed by `export` and `unset`).
+   */
   get env(): Record<string, string | undefined> {
     return this.#state.env;
+  }
+
+  /** Reads the session shell's exported environment again if a command ran since. */
+  async syncEnv(): Promise<void> {
+    const session = this.#session;
+    if (!session || !this.#envStale) return;
+    const env = await session.exportedEnv();
+    if (!env) return;
+    this.#envStale = false;
+    this.#state.env = { ...env, PWD: this.#state.cwd };
+  }
+
+  /**
+   * What the session's shell says `word` is, asked once and kept until a command may have
+   * changed the answer; undefined without a session that answers (the router's fallback decides).
+   * A shell still starting is waited for `waitMs` at most (Infinity: a pipe's lines, whose routes
+   * must not depend on timing).
+   */
+  async wordKind(word: string, waitMs: number): Promise<WordKind | null | undefined> {
+    if (this.#kinds.has(word)) return this.#kinds.get(word);
+    const session = this.#session;
+    if (!session) return undefined;
+    if (!session.alive) {
+      const started = session.start();
+      const ok = waitMs === Infinity ? await started : await Promise.race([started, new Promise<false>((r) => setTimeout(() => r(false), waitMs).unref())]);
+      if (!ok || this.#session !== session) return undefined;
+    }
+    const answer = await session.query('kind', word);
+    if (answer === null) return undefined;
+    const kind = WORD_KINDS.has(answer) ? (answer as WordKind) : null;
+    this.#kinds.set(word, kind);
+    return kind;
+  }
+
+  /** The answer `wordKind` keeps for `word`, if any. */
+  knownKind(word: string): WordKind | null | undefined {
+    return this.#kinds.get(word);
+  }
+
+  /** After a command: answers it may have changed are asked again. */
+  #forgetKinds(command: string): void {
+    if (MAY_DEFINE.test(command)) {
+      this.#kinds.clear();
+      return;
+    }
+    // A program installed by the command may now be on PATH.
+    for (const [word, kind] of this.#kinds) if (kind === null) this.#kinds.delete(word);
+  }
+
+  /** Starts the session's shell behind the prompt (a line that needs it waits for it). */
+  startSession(): void {
+    const session = this.#parts.session;
+    if (!session) return;
+    void session.start().then((ok) => {
+      if (!ok && session.failure) this.#parts.view.status(`no shell session (${session.failure}); each line runs in its own ${this.#program}`);
+    });
+  }
+
+  get #program(): string {
+    return this.#parts.shell.program ?? this.#state.env.SHELL ?? '/bin/sh';
   }
 
   /** The exit status of the last shell line. */
@@ -70,7 +165,18 @@ export class ShellRunner {
 
   /** Runs `command` as a typed shell line. Never rejects for the command's own failures. */
   async run(command: string, signal: AbortSignal): Promise<void> {
+    const session = this.#session;
+    if (session && (await session.start())) {
+      await this.#runInSession(session, command, signal);
+      return;
+    }
     const { view, shell, isTTY } = this.#parts;
+    // Without a session there is no shell to leave: `exit` and `logout` leave aish, as a shell would.
+    const exit = /^\s*(?:exit|logout)(?:\s+(\d+))?\s*$/.exec(command);
+    if (exit) {
+      this.#parts.onShellExit?.(Number(exit[1] ?? this.#lastStatus) & 255);
+      return;
+    }
     const builtin = matchBuiltin(command);
     if (builtin) {
       const before = this.#state.cwd;
@@ -87,7 +193,7 @@ export class ShellRunner {
     const result = await runShell(command, {
       cwd: this.#state.cwd,
       env: this.#state.env,
-      program: shell.program ?? this.#state.env.SHELL ?? '/bin/sh',
+      program: this.#program,
       interactive,
       stdin: isTTY ? 'inherit' : 'ignore',
       // On a terminal the child shares aish's process group, so Ctrl-C reaches it from the
@@ -109,10 +215,96 @@ export class ShellRunner {
   }
 
   /**
+   * A line in the session's shell: the keyboard goes to it on a terminal (Ctrl-C, Ctrl-Z and
+   * answers to its questions included), its output is shown as it comes (as plain lines from a
+   * pipe) and captured as the text a terminal showed.
+   */
+  async #runInSession(session: ShellSession, command: string, signal: AbortSignal): Promise<void> {
+    const { view, shell, isTTY } = this.#parts;
+    const capture = new OutputCapture(shell.capture_max_chars);
+    const plain = new PlainLines((text) => view.execOutput(text));
+    view.execBegin(command);
+    const release = isTTY ? this.#parts.keys?.((data) => session.write(data)) : undefined;
+    const resized = this.#parts.onResize?.(() => {
+      const size = this.#parts.size?.();
+      if (size) session.resize(size.cols, size.rows);
+    });
+    let run: SessionRun;
+    try {
+      run = await session.run(command, {
+        onOutput: (raw) => {
+          capture.push(raw);
+          if (isTTY) view.execOutput(raw);
+          else plain.push(raw);
+        },
+        signal,
+        inputEnds: !isTTY,
+      });
+    } finally {
+      release?.();
+      resized?.();
+    }
+    plain.end();
+    this.#envStale = true;
+    this.#forgetKinds(command);
+    const captured = await capture.finishScreen(this.#parts.size?.().cols ?? 80);
+    view.execEnd({ exitCode: run.exitCode, signal: run.signal, ...(run.error ? { error: run.error } : {}) });
+    this.#lastStatus = run.exitCode;
+    if (run.shellEnded && !run.shellEnded.byExit) view.status(`shell ended (${run.shellEnded.reason}); started a new one`);
+    if (run.incomplete) view.status('the shell wanted more input (an unclosed quote or block?): the line was cancelled');
+    if (run.typedAhead.length > 0) this.#parts.onTypeahead?.(run.typedAhead);
+    if (captured.binary) view.status('binary output not shown and not captured');
+    else if (captured.truncated) view.status(`output capped at ${shell.capture_max_chars} chars for the model (head and tail kept)`);
+    let output = captured.text;
+    if (captured.fullScreen) output = `${output ? `${output}\n` : ''}[${programName(command)}: full-screen program]`;
+    this.#parts.pending.append({ command, output, exitCode: run.exitCode });
+    if (run.shellEnded?.byExit) this.#parts.onShellExit?.(run.exitCode);
+  }
+
+  /**
    * aish is ending (its terminal went away, SIGTERM): stops the command running now whatever its
    * process group, where a line's abort would leave it to the terminal, and starts no more.
    */
   terminate(): void {
     this.#ending.abort();
+    void this.#parts.session?.close();
+  }
+
+  /** Ends the session's shell (SIGHUP to it and its jobs); resolves once it is gone. */
+  close(): Promise<void> {
+    return this.#parts.session?.close() ?? Promise.resolve();
+  }
+}
+
+const WORD_KINDS = new Set(['alias', 'function', 'builtin', 'keyword', 'file']);
+/** Commands that may define, remove or shadow a command word (or change PATH): answers are asked again. */
+const MAY_DEFINE = /\b(alias|unalias|function|unset|unfunction|source|enable|disable|hash|rehash|eval|exec|PATH|path|cd|pushd|popd)\b|\(\s*\)|(^|[\s;&|])\.\s/;
+
+/** The first word of a command, for `[vim: full-screen program]`. */
+function programName(command: string): string {
+  const words = command.trim().split(/\s+/).filter((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w) && !['sudo', 'env', 'command', 'exec', 'nice', 'time'].includes(w));
+  const first = words[0] ?? command.trim();
+  return first.slice(first.lastIndexOf('/') + 1);
+}
+
+/** Pty output made plain, line by line as it comes, for a pipe: no colours, no CR LF. */
+class PlainLines {
+  #partial = '';
+  constructor(readonly write: (text: string) => void) {}
+
+  push(raw: string): void {
+    const text = this.#partial + raw;
+    const nl = text.lastIndexOf('\n');
+    if (nl === -1) {
+      this.#partial = text;
+      return;
+    }
+    this.#partial = text.slice(nl + 1);
+    this.write(normalizeOutput(text.slice(0, nl + 1)));
+  }
+
+  end(): void {
+    if (this.#partial) this.write(normalizeOutput(this.#partial));
+    this.#partial = '';
   }
 }

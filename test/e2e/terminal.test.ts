@@ -85,7 +85,7 @@ describe('on a terminal', () => {
     await t.waitFor(/exit 0/);
     const during = t.raw.slice(mark);
     expect(during.indexOf('\x1b[?2004l')).toBeGreaterThanOrEqual(0);
-    expect(during.indexOf('\x1b[?2004l')).toBeLessThan(during.indexOf('running\r\n'));
+    expect(during.indexOf('\x1b[?2004l')).toBeLessThan(during.indexOf('\nrunning\r'));
   });
 
   // The first prompt is drawn before the program is loaded (src/front.ts); keys typed at it wait

@@ -51,7 +51,16 @@ export function makeHome(extraEnv: Record<string, string> = {}): AishHome {
     writeConfig: (config, name = '.aishrc.json') => write(path.join(home, name), config),
     writeProjectConfig: (config, name = '.aishrc.json') => write(path.join(cwd, name), config),
     cleanup() {
-      rmSync(home, { recursive: true, force: true });
+      // A session shell that was just hung up may still be writing its history file there.
+      for (let attempt = 0; ; attempt++) {
+        try {
+          rmSync(home, { recursive: true, force: true });
+          return;
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== 'ENOTEMPTY' || attempt >= 100) throw err;
+          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+        }
+      }
     },
   };
 }

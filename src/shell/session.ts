@@ -1,0 +1,608 @@
+// The session's shell (SPEC §4, docs/shell.md): one interactive bash or zsh behind a
+// pseudo-terminal, started with the person's rc file and aish's integration after it, kept for the
+// whole aish session so aliases, functions, variables, the directory stack and jobs live on from
+// line to line. Commands are typed into it as a bracketed paste; the integration's markers
+// (markers.ts, with a per-session secret) say where a command's output starts and ends, its exit
+// status and the shell's directory. Everything the shell prints outside a command (its prompt,
+// the echo of the typed line) is dropped. A shell that dies is replaced with a status line; one
+// whose rc file exits or hangs is started again without rc files.
+//
+// Operations (a command, a query) run one at a time, in order. `run` never rejects.
+
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { constants } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { MarkerParser, type ShellEvent } from './markers.js';
+
+/** The shells aish has integration scripts for. */
+export type SessionShell = 'bash' | 'zsh';
+
+/** Which integration a shell program gets, from its name; null when it has none. */
+export function sessionShellOf(program: string): SessionShell | null {
+  const name = path.basename(program);
+  if (name === 'bash' || name.startsWith('bash-')) return 'bash';
+  if (name === 'zsh' || name.startsWith('zsh-')) return 'zsh';
+  return null;
+}
+
+/** The pseudo-terminal the session drives: what it uses of @lydell/node-pty's IPty. */
+export interface Pty {
+  readonly pid: number;
+  write(data: string): void;
+  resize(cols: number, rows: number): void;
+  kill(signal?: string): void;
+  onData(listener: (data: string) => void): { dispose(): void };
+  onExit(listener: (e: { exitCode: number; signal?: number }) => void): { dispose(): void };
+}
+
+export type SpawnPty = (file: string, args: string[], opts: { cols: number; rows: number; cwd: string; env: Record<string, string>; name: string }) => Pty;
+
+export interface ShellSessionOptions {
+  program: string;
+  kind: SessionShell;
+  cwd: string;
+  env: Record<string, string | undefined>;
+  /** The terminal's size, for the shell's pseudo-terminal. */
+  size: () => { cols: number; rows: number };
+  /** How long the rc files may take before the shell is started without them. */
+  startTimeoutMs: number;
+  /** Where the per-session rc file with the secret is written (and removed once read). */
+  tmpDir: string;
+  /** Status lines: the shell ended and was replaced, an rc file failed. */
+  status: (message: string) => void;
+  /** The pty package, loaded when the first shell starts (a test may give another). */
+  spawnPty?: SpawnPty;
+}
+
+/** How a command ended in the session. */
+export interface SessionRun {
+  /** The shell's `$?`; 128+N for a signal; the shell's own code when it died. */
+  exitCode: number;
+  /** The signal name when the status says one ended the command. */
+  signal: NodeJS.Signals | null;
+  /** Set when the shell itself ended during the command (`exit`, killed, `exec` ended); unless
+   * `byExit`, a new shell is starting. */
+  shellEnded?: { reason: string; byExit: boolean };
+  /** Whole lines typed while the command ran that it did not read: aish runs them next. */
+  typedAhead: string[];
+  /** The command never started: the shell wanted more input (an unclosed quote or block). */
+  incomplete?: boolean;
+  /** The command could not be given to a shell (none could start). */
+  error?: string;
+}
+
+export interface RunOptions {
+  /** The command's output as the terminal gets it (colours, cursor moves), markers removed. */
+  onOutput: (raw: string) => void;
+  /** Aborting sends Ctrl-C to the command (the shell's foreground job). */
+  signal?: AbortSignal;
+  /** No one types (a pipe): the command reads from /dev/null (typed as `{ command\n} </dev/null`). */
+  inputEnds?: boolean;
+}
+
+type Phase = 'starting' | 'idle' | 'running' | 'querying' | 'dead';
+
+/** Bracketed paste around a command, with a key bound to kill-whole-line first (anything left on
+ * the shell's line is gone) and Enter after. */
+const KILL_LINE = '\x1b[9901~';
+const QUERY_KEY = '\x1b[9902~';
+const PASTE_START = '\x1b[200~';
+const PASTE_END = '\x1b[201~';
+/** readline and zle turn bracketed paste off as they hand a line over: the echo ends there. */
+const PASTE_OFF = '\x1b[?2004l';
+/** What is kept of the shell's output between a command being sent and its start. */
+const MAX_BEFORE = 64 * 1024;
+
+interface Current {
+  started: boolean;
+  /** The shell showed its continuation prompt before the command started. */
+  incomplete: boolean;
+  before: string;
+  opts: RunOptions;
+  resolve: (run: SessionRun) => void;
+  command: string;
+}
+
+interface Query {
+  id: string;
+  resolve: (payload: string | null) => void;
+}
+
+export class ShellSession {
+  readonly #opts: ShellSessionOptions;
+  readonly #secret = Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(16))).toString('hex');
+  #pty: Pty | null = null;
+  #parser = new MarkerParser(this.#secret);
+  #phase: Phase = 'dead';
+  #cwd: string;
+  #env: Record<string, string> | null = null;
+  /** Resolves when the shell is ready for a line (true), or when none could start (false). */
+  #ready: Promise<boolean> | null = null;
+  #markReady: ((ok: boolean) => void) | null = null;
+  #current: Current | null = null;
+  #query: Query | null = null;
+  #queue: Promise<unknown> = Promise.resolve();
+  #queryCount = 0;
+  /** The rc files are read (false once they failed: exit or hang). */
+  #withRc = true;
+  /** Output before the first prompt: what the rc files said. */
+  #startOutput = '';
+  #startTimer: NodeJS.Timeout | null = null;
+  #rcDir: string | null = null;
+  #closed = false;
+  /** Why a start failed for good: the session cannot run lines. */
+  #failure: string | null = null;
+  #onCwd: ((cwd: string) => void) | null = null;
+  /** Resolves at the shell's next prompt: after a command's end, the next line waits for it
+   * (typed before it, the line would meet the terminal's cooked mode and its echo). */
+  #prompt: Promise<void> = Promise.resolve();
+  #atPrompt: (() => void) | null = null;
+
+  constructor(opts: ShellSessionOptions) {
+    this.#opts = opts;
+    this.#cwd = opts.cwd;
+  }
+
+  /** The shell's current directory, as of the end of the last command. */
+  get cwd(): string {
+    return this.#cwd;
+  }
+
+  /** The shell is up and has read its rc files (a question to it is answered at once). */
+  get alive(): boolean {
+    return this.#phase === 'idle' || this.#phase === 'running' || this.#phase === 'querying';
+  }
+
+  /** Why no shell can run lines (the caller falls back to one process per line); null when fine. */
+  get failure(): string | null {
+    return this.#failure;
+  }
+
+  /** Called with the new directory whenever a command changed it. */
+  onCwdChange(listener: (cwd: string) => void): void {
+    this.#onCwd = listener;
+  }
+
+  /** Starts the shell (behind the prompt); resolves when it can take a line, false if it never can. */
+  start(): Promise<boolean> {
+    if (this.#closed) return Promise.resolve(false);
+    if (this.#ready && this.#phase !== 'dead') return this.#ready;
+    this.#ready = new Promise((resolve) => (this.#markReady = resolve));
+    void this.#spawn();
+    return this.#ready;
+  }
+
+  async #spawn(): Promise<void> {
+    let spawnPty = this.#opts.spawnPty;
+    try {
+      spawnPty ??= await loadPty();
+      const { file, args, env } = this.#launch();
+      const { cols, rows } = this.#opts.size();
+      this.#parser = new MarkerParser(this.#secret);
+      this.#startOutput = '';
+      this.#atPrompt?.();
+      this.#atPrompt = null;
+      this.#prompt = Promise.resolve();
+      this.#phase = 'starting';
+      const pty = spawnPty(file, args, { cols, rows, cwd: this.#cwd, env, name: env.TERM || 'xterm-256color' });
+      this.#pty = pty;
+      pty.onData((data) => this.#data(pty, data));
+      pty.onExit((e) => this.#exit(pty, e));
+      this.#startTimer = setTimeout(() => this.#startTimedOut(pty), this.#opts.startTimeoutMs);
+      this.#startTimer.unref();
+    } catch (err) {
+      this.#removeRcDir();
+      this.#giveUp(`cannot start ${this.#opts.program}: ${(err as Error).message ?? String(err)}`);
+    }
+  }
+
+  /** The command line and environment of a new shell, and its rc file with the secret. */
+  #launch(): { file: string; args: string[]; env: Record<string, string> } {
+    const dir = mkdtempSync(path.join(this.#opts.tmpDir, 'aish-shell-'));
+    this.#rcDir = dir;
+    const integration = integrationDir();
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(this.#opts.env)) if (v !== undefined) env[k] = v;
+    if (this.#env) Object.assign(env, this.#env);
+    env.TERM ||= 'xterm-256color';
+    const rc = this.#withRc ? 1 : 0;
+    if (this.#opts.kind === 'bash') {
+      const file = path.join(dir, 'bashrc');
+      writeFileSync(file, `__aish_k=${this.#secret}\n__aish_rc=${rc}\n. ${shellQuote(path.join(integration, 'bash.sh'))}\n`, { mode: 0o600 });
+      return { file: this.#opts.program, args: ['--rcfile', file, '-i'], env };
+    }
+    writeFileSync(path.join(dir, '.zshenv'), `__aish_rc=${rc}\nsource ${shellQuote(path.join(integration, 'zsh', '.zshenv'))}\n`, { mode: 0o600 });
+    writeFileSync(path.join(dir, '.zshrc'), `__aish_k=${this.#secret}\n__aish_rc=${rc}\nsource ${shellQuote(path.join(integration, 'zsh', '.zshrc'))}\n`, { mode: 0o600 });
+    if (env.ZDOTDIR !== undefined) env.__aish_user_zdotdir = env.ZDOTDIR;
+    env.ZDOTDIR = dir;
+    return { file: this.#opts.program, args: ['-i'], env };
+  }
+
+  #removeRcDir(): void {
+    if (this.#rcDir) rmSync(this.#rcDir, { recursive: true, force: true });
+    this.#rcDir = null;
+  }
+
+  #startTimedOut(pty: Pty): void {
+    if (pty !== this.#pty || this.#phase !== 'starting') return;
+    const seconds = Math.round(this.#opts.startTimeoutMs / 100) / 10;
+    if (this.#withRc) {
+      this.#withRc = false;
+      this.#opts.status(`${this.#name} did not finish reading your rc file within ${seconds} s; started it without rc files`);
+      this.#replace(pty);
+    } else {
+      this.#stop(pty);
+      this.#giveUp(`${this.#name} did not start within ${seconds} s`);
+    }
+  }
+
+  get #name(): string {
+    return path.basename(this.#opts.program);
+  }
+
+  /** Stops `pty` and starts another in its place. */
+  #replace(pty: Pty): void {
+    this.#stop(pty);
+    this.#phase = 'dead';
+    void this.#spawn();
+  }
+
+  #stop(pty: Pty): void {
+    if (this.#pty === pty) this.#pty = null;
+    try {
+      pty.kill('SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+
+  #giveUp(reason: string): void {
+    this.#failure = reason;
+    this.#phase = 'dead';
+    this.#markReady?.(false);
+    this.#markReady = null;
+  }
+
+  #data(pty: Pty, data: string): void {
+    if (pty !== this.#pty) return;
+    for (const event of this.#parser.push(data)) this.#event(event);
+  }
+
+  #event(event: ShellEvent): void {
+    if (event.type === 'output') {
+      this.#output(event.text);
+      return;
+    }
+    const { kind, fields } = event;
+    switch (kind) {
+      case 'R':
+        if (this.#phase === 'starting') this.#started();
+        this.#atPrompt?.();
+        this.#atPrompt = null;
+        return;
+      case 'C':
+        if (this.#current && !this.#current.started) this.#current.started = true;
+        return;
+      case 'P':
+        // The shell wants more: the line was incomplete. Ctrl-C drops it; D follows.
+        if (this.#current && !this.#current.started) this.#pty?.write('\x03');
+        if (this.#current) this.#current.incomplete = true;
+        return;
+      case 'D':
+        this.#done(fields);
+        return;
+      case 'Q':
+        if (this.#query && fields[0] === this.#query.id) {
+          const query = this.#query;
+          this.#query = null;
+          this.#phase = 'idle';
+          query.resolve(fields[1] ?? '');
+        }
+        return;
+    }
+  }
+
+  #output(text: string): void {
+    if (this.#phase === 'starting') {
+      if (this.#startOutput.length < MAX_BEFORE) this.#startOutput += text;
+      return;
+    }
+    const current = this.#current;
+    if (!current) return;
+    if (current.started) current.opts.onOutput(text);
+    else if (current.before.length < MAX_BEFORE) current.before += text;
+  }
+
+  #started(): void {
+    if (this.#startTimer) clearTimeout(this.#startTimer);
+    this.#startTimer = null;
+    this.#removeRcDir();
+    this.#phase = 'idle';
+    this.#failure = null;
+    const said = rcErrors(this.#startOutput);
+    if (said) this.#opts.status(`${this.#name} reported while reading your rc file:\n${said}`);
+    this.#startOutput = '';
+    this.#markReady?.(true);
+    this.#markReady = null;
+  }
+
+  #done(fields: string[]): void {
+    const current = this.#current;
+    const [status, cwd, typed] = fields;
+    if (cwd && cwd !== this.#cwd) {
+      this.#cwd = cwd;
+      this.#onCwd?.(cwd);
+    }
+    if (!current) return;
+    this.#current = null;
+    this.#env = null;
+    this.#phase = 'idle';
+    this.#prompt = new Promise((resolve) => (this.#atPrompt = resolve));
+    const exitCode = Number.parseInt(status ?? '', 10);
+    const code = Number.isFinite(exitCode) ? exitCode : 1;
+    const incomplete = current.incomplete && !current.started;
+    // A line that never started (a syntax error): what the shell said after the echo is its output.
+    if (!current.started && !incomplete) {
+      const after = current.before.lastIndexOf(PASTE_OFF);
+      const said = after === -1 ? '' : current.before.slice(after + PASTE_OFF.length).replace(/^\r/, '');
+      if (said) current.opts.onOutput(said);
+    }
+    const typedAhead = (typed ?? '').split('\x1f').filter((line) => line.trim() !== '');
+    current.resolve({ exitCode: code, signal: signalOf(code), typedAhead, ...(incomplete ? { incomplete } : {}) });
+  }
+
+  #exit(pty: Pty, e: { exitCode: number; signal?: number }): void {
+    if (pty !== this.#pty) return;
+    this.#pty = null;
+    const wasStarting = this.#phase === 'starting';
+    this.#phase = 'dead';
+    if (this.#startTimer) clearTimeout(this.#startTimer);
+    this.#startTimer = null;
+    this.#removeRcDir();
+    const signal = e.signal ? signalName(e.signal) : null;
+    const reason = signal ? `killed by ${signal}` : `exit ${e.exitCode}`;
+    const query = this.#query;
+    this.#query = null;
+    query?.resolve(null);
+    if (this.#closed) {
+      this.#finishCurrent(e, signal, reason, true);
+      return;
+    }
+    if (wasStarting) {
+      if (this.#withRc) {
+        this.#withRc = false;
+        this.#opts.status(`${this.#name} ended while reading your rc file (${reason}); started it without rc files`);
+        void this.#spawn();
+      } else {
+        this.#giveUp(`${this.#name} ended as it started (${reason})`);
+      }
+      return;
+    }
+    const current = this.#current;
+    const byExit = current !== null && !signal && /^\s*(exit|logout)(\s|;|$)/.test(current.command);
+    this.#finishCurrent(e, signal, reason, byExit);
+    if (byExit) {
+      this.#closed = true;
+      return;
+    }
+    // During a command the runner says so once its frame is closed (shellEnded).
+    if (!current) this.#opts.status(`shell ended (${reason}); started a new one`);
+    this.#ready = new Promise((resolve) => (this.#markReady = resolve));
+    void this.#spawn();
+  }
+
+  #finishCurrent(e: { exitCode: number; signal?: number }, signal: NodeJS.Signals | null, reason: string, byExit: boolean): void {
+    const current = this.#current;
+    this.#current = null;
+    if (!current) return;
+    const exitCode = e.signal ? 128 + e.signal : e.exitCode;
+    current.resolve({ exitCode, signal, typedAhead: [], shellEnded: { reason, byExit } });
+  }
+
+  /** Whether the shell ended for good (`exit` typed, or aish closed it). */
+  get ended(): boolean {
+    return this.#closed;
+  }
+
+  /** Runs `command` as if typed at the shell's prompt. Never rejects. */
+  run(command: string, opts: RunOptions): Promise<SessionRun> {
+    return this.#serial(() => this.#run(command, opts));
+  }
+
+  async #run(command: string, opts: RunOptions): Promise<SessionRun> {
+    if (opts.signal?.aborted) return { exitCode: 130, signal: 'SIGINT', typedAhead: [] };
+    if (/[\x00\x1b]/.test(command)) return { exitCode: 2, signal: null, typedAhead: [], error: 'a command with an escape or NUL character cannot be typed into the shell' };
+    const ok = await this.#whenReady();
+    const pty = this.#pty;
+    if (!ok || !pty || this.#closed) return { exitCode: 127, signal: null, typedAhead: [], error: this.#failure ?? 'the shell is not running' };
+    this.#phase = 'running';
+    return new Promise<SessionRun>((resolve) => {
+      const onAbort = () => {
+        // Once aish is ending, SIGHUP (close) ends the command with the shell and its jobs.
+        if (!this.#closed && this.#current?.resolve === done) this.#pty?.write('\x03');
+      };
+      const done = (run: SessionRun) => {
+        opts.signal?.removeEventListener('abort', onAbort);
+        resolve(run);
+      };
+      this.#current = { started: false, incomplete: false, before: '', opts, resolve: done, command };
+      opts.signal?.addEventListener('abort', onAbort);
+      // Nobody types into a piped run: its input is at its end, as before the session.
+      const line = opts.inputEnds ? `{ ${command}\n} </dev/null` : command;
+      pty.write(`${KILL_LINE}${PASTE_START}${line}${PASTE_END}\r`);
+    });
+  }
+
+  /** True once the shell shows its prompt (started, and done with the last command). */
+  async #whenReady(): Promise<boolean> {
+    const ok = await this.start();
+    if (!ok) return false;
+    await this.#prompt;
+    return this.#pty !== null;
+  }
+
+  /** Keys typed while a command runs. */
+  write(data: string): void {
+    if (this.#phase === 'running') this.#pty?.write(data);
+  }
+
+  resize(cols: number, rows: number): void {
+    try {
+      this.#pty?.resize(Math.max(2, cols), Math.max(2, rows));
+    } catch {
+      // The shell is gone: the next one starts at the new size.
+    }
+  }
+
+  /**
+   * Asks the idle shell a question its integration answers (`kind <word>`, `env`) without
+   * running a command: nothing reaches its history. Null when it does not answer in time.
+   */
+  query(op: 'kind' | 'env' | 'jobs', arg = '', timeoutMs = 2000): Promise<string | null> {
+    return this.#serial(async () => {
+      const ok = await this.#whenReady();
+      return ok ? this.#ask(op, arg, timeoutMs) : null;
+    });
+  }
+
+  /** Sends a query to the idle shell now; null when it is not idle or does not answer in time. */
+  #ask(op: string, arg: string, timeoutMs: number): Promise<string | null> {
+    {
+      const pty = this.#pty;
+      if (!pty || this.#phase !== 'idle') return Promise.resolve(null);
+      this.#phase = 'querying';
+      const id = `q${++this.#queryCount}`;
+      return new Promise<string | null>((resolve) => {
+        const timer = setTimeout(() => {
+          if (this.#query?.id !== id) return;
+          this.#query = null;
+          if (this.#phase === 'querying') this.#phase = 'idle';
+          resolve(null);
+        }, timeoutMs);
+        timer.unref();
+        this.#query = {
+          id,
+          resolve: (payload) => {
+            clearTimeout(timer);
+            resolve(payload);
+          },
+        };
+        pty.write(`${KILL_LINE}${PASTE_START}${id} ${op} ${arg}${PASTE_END}${QUERY_KEY}`);
+      });
+    }
+  }
+
+  /** What the shell would give a program it starts: its exported environment (null if unknown). */
+  async exportedEnv(): Promise<Record<string, string> | null> {
+    if (this.#env) return this.#env;
+    const payload = await this.query('env', '', 3000);
+    if (payload === null) return null;
+    const env: Record<string, string> = {};
+    for (const entry of payload.split('\x1f')) {
+      const eq = entry.indexOf('=');
+      if (eq > 0) env[entry.slice(0, eq)] = decodeValue(entry.slice(eq + 1));
+    }
+    this.#env = env;
+    return env;
+  }
+
+  #serial<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.#queue.then(work, work);
+    this.#queue = next.catch(() => undefined);
+    return next;
+  }
+
+  /**
+   * Ends the shell as a terminal's hangup would: SIGHUP to it and to its jobs (asked of an idle
+   * shell first: an interactive shell at its prompt does not pass SIGHUP on by itself), SIGCONT
+   * to a stopped one. A disowned job is left alone, as in a terminal. Resolves once the shell has
+   * exited, or after `waitMs` (SIGKILL then).
+   */
+  async close(waitMs = 1000): Promise<void> {
+    if (this.#closed && !this.#pty) return;
+    let jobs: string | null = null;
+    if (!this.#closed && this.#phase === 'idle') {
+      await Promise.race([this.#prompt, new Promise((resolve) => setTimeout(resolve, 300).unref())]);
+      jobs = await this.#ask('jobs', '', 300);
+    }
+    this.#closed = true;
+    if (this.#startTimer) clearTimeout(this.#startTimer);
+    this.#removeRcDir();
+    const pty = this.#pty;
+    if (!pty) return;
+    const exited = new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        this.#stop(pty);
+        resolve();
+      }, waitMs);
+      timer.unref();
+      pty.onExit(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+    const groups = (jobs?.match(/\d+/g) ?? []).map((pid) => -Number(pid));
+    const hangUp = () => {
+      for (const group of groups) {
+        signal(group, 'SIGHUP');
+        signal(group, 'SIGCONT');
+      }
+    };
+    signal(pty.pid, 'SIGHUP');
+    hangUp();
+    await exited;
+    // A job of zsh's was seen to miss the first hangup while its shell exited: once more after it.
+    hangUp();
+  }
+}
+
+/** Sends `sig` to a process (or, negative, a process group) that may be gone already. */
+function signal(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(pid, sig);
+  } catch {
+    // already gone
+  }
+}
+
+/** The env payload's values were escaped twice: once per value, once for the whole field. */
+function decodeValue(value: string): string {
+  return value.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+/** Lines the rc files printed that read as errors from the shell, for one status line. */
+function rcErrors(output: string): string {
+  const lines = output
+    .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
+    .split(/\r?\n/)
+    .map((l) => l.replace(/\r/g, '').trimEnd())
+    .filter((l) => /^(bash|zsh|\/\S+): |syntax error|parse error|command not found|No such file/.test(l));
+  return lines.slice(0, 10).join('\n');
+}
+
+function signalOf(status: number): NodeJS.Signals | null {
+  if (status <= 128 || status > 128 + 64) return null;
+  return signalName(status - 128);
+}
+
+function signalName(n: number): NodeJS.Signals | null {
+  for (const [name, num] of Object.entries(constants.signals)) if (num === n) return name as NodeJS.Signals;
+  return null;
+}
+
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The integration scripts: beside this module in src/, copied beside the bundle in dist/. */
+function integrationDir(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  return path.basename(here) === 'shell' ? path.join(here, 'integration') : path.join(here, 'shell-integration');
+}
+
+async function loadPty(): Promise<SpawnPty> {
+  const mod = (await import('@lydell/node-pty')) as typeof import('@lydell/node-pty') & { default?: typeof import('@lydell/node-pty') };
+  const spawn = mod.spawn ?? mod.default!.spawn;
+  return (file, args, opts) => spawn(file, args, opts) as unknown as Pty;
+}

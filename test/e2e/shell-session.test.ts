@@ -1,0 +1,242 @@
+// The persistent shell end to end (docs/shell.md): the built program on a real pseudo-terminal and
+// from a pipe, with real bash and zsh reading real rc files in a temporary HOME.
+
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeHome, type AishHome } from '../support/aish-env.js';
+import { ModelServer, textReply } from '../support/model-server.js';
+import { KEY, PtySession } from '../support/pty.js';
+import { runAish } from '../support/run-aish.js';
+
+let h: AishHome;
+let term: PtySession | undefined;
+let server: ModelServer | undefined;
+beforeEach(() => {
+  h = makeHome();
+});
+afterEach(async () => {
+  term?.kill();
+  term = undefined;
+  await server?.close();
+  server = undefined;
+  h.cleanup();
+});
+
+const PROMPT = /\[aish:fast\]> $/;
+const RC = [
+  "alias ll='echo LL-alias'",
+  'greet() { echo "hello $1"; }',
+  'export FROM_RC=rc-value',
+  'goproj() { cd "$HOME/work/proj"; }',
+].join('\n');
+
+/** A venv-style activate script: PATH, a variable and a `deactivate` function. */
+function plantVenv(): void {
+  const bin = path.join(h.cwd, 'venv', 'bin');
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(
+    path.join(bin, 'activate'),
+    [
+      'deactivate() { PATH="$_OLD_PATH"; unset VIRTUAL_ENV; unset -f deactivate; }',
+      '_OLD_PATH="$PATH"',
+      `VIRTUAL_ENV="${path.join(h.cwd, 'venv')}"`,
+      'export VIRTUAL_ENV',
+      'PATH="$VIRTUAL_ENV/bin:$PATH"',
+      'export PATH',
+    ].join('\n'),
+  );
+  writeFileSync(path.join(bin, 'venvtool'), '#!/bin/sh\necho from-the-venv\n', { mode: 0o755 });
+}
+
+function startTerm(shell: string): PtySession {
+  writeFileSync(path.join(h.home, shell === 'zsh' ? '.zshrc' : '.bashrc'), `${RC}\n`);
+  term = PtySession.start({ cwd: h.cwd, env: { ...h.env, SHELL: `/bin/${shell}` }, cols: 100, rows: 30 });
+  return term;
+}
+
+/** Types `line` and waits for its exec frame to close; returns what it printed. */
+async function typed(t: PtySession, line: string, end: RegExp = /╰─ exit \d+[^\n]*\n/): Promise<string> {
+  await t.waitFor(PROMPT);
+  const mark = t.mark();
+  t.line(line);
+  return t.waitFor(end, { from: mark });
+}
+
+function processesWith(marker: string): string[] {
+  try {
+    return execFileSync('pgrep', ['-f', marker], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+describe.each(['bash', 'zsh'])('%s on a terminal', (shell) => {
+  it('keeps the rc file\'s alias, function and export, variables, a venv, the directory stack and jobs', async () => {
+    plantVenv();
+    const t = startTerm(shell);
+    expect(await typed(t, 'll')).toContain('LL-alias');
+    expect(await typed(t, 'greet world')).toContain('hello world');
+    expect(await typed(t, 'echo $FROM_RC')).toContain('rc-value');
+    await typed(t, 'x=5');
+    expect(await typed(t, 'echo "x is $x"')).toContain('x is 5');
+    await typed(t, 'source venv/bin/activate');
+    expect(await typed(t, 'venvtool')).toContain('from-the-venv');
+    await typed(t, 'deactivate');
+    expect(await typed(t, 'venvtool')).toMatch(/not found/);
+    await typed(t, 'pushd /usr');
+    expect(await typed(t, 'pwd')).toContain('\n/usr\n');
+    await typed(t, 'popd');
+    expect(await typed(t, 'pwd')).toContain(`\n${h.cwd}\n`);
+    expect(await typed(t, 'sleep 300 &')).toMatch(/\[1\] \d+/);
+    expect(await typed(t, 'jobs')).toMatch(/\[1\]\s*\+?\s*(Running|running)\s+sleep 300/);
+    await typed(t, 'kill %1');
+  });
+
+  it('gives programs the terminal: isatty, read -p answered by typed keys, Ctrl-C keeps the shell', async () => {
+    const t = startTerm(shell);
+    expect(await typed(t, "python3 -c 'import sys; print(sys.stdin.isatty(), sys.stdout.isatty())'")).toContain('True True');
+    await t.waitFor(PROMPT);
+    const mark = t.mark();
+    // The question is put together by the shell, so waiting for it does not match the typed line.
+    t.line(shell === 'zsh' ? 'q=na; read "name?${q}me? "; echo "got [$name]"' : 'q=na; read -p "${q}me? " name; echo "got [$name]"');
+    await t.waitFor(/╭─[^\n]*\n[\s\S]*name\? /, { from: mark });
+    t.line('Ada');
+    await t.waitFor('got [Ada]', { from: mark });
+    await typed(t, 'kept=yes');
+    await t.waitFor(PROMPT);
+    const sleeping = t.mark();
+    t.line('sleep 30; echo not-reached');
+    await t.waitFor('╭─ sleep 30', { from: sleeping });
+    await new Promise((r) => setTimeout(r, 300));
+    t.write(KEY.ctrlC);
+    const out = await t.waitFor(/exit 130/, { from: sleeping });
+    expect(out).not.toContain('\nnot-reached');
+    expect(await typed(t, 'echo "still $kept"')).toContain('still yes');
+  });
+
+  it('Ctrl-Z suspends the job and gives the prompt back; fg and kill %1 reach it', async () => {
+    const t = startTerm(shell);
+    await t.waitFor(PROMPT);
+    const mark = t.mark();
+    t.line('sleep 40');
+    await t.waitFor('╭─ sleep 40', { from: mark });
+    await new Promise((r) => setTimeout(r, 300));
+    t.write('\x1a');
+    expect(await t.waitFor(/exit 148[\s\S]*\[aish:fast\]> $/, { from: mark })).toMatch(/[Ss]topped|suspended/);
+    expect(await typed(t, 'jobs')).toMatch(/\[1\][^\n]*(Stopped|suspended)[^\n]*sleep 40/);
+    await t.waitFor(PROMPT);
+    const fg = t.mark();
+    t.line('fg');
+    await t.waitFor('╭─ fg', { from: fg });
+    await new Promise((r) => setTimeout(r, 300));
+    t.write(KEY.ctrlC);
+    await t.waitFor(/exit 130/, { from: fg });
+    expect(await typed(t, 'jobs; echo listed')).not.toContain('sleep 40');
+  });
+
+  it('replaces a killed shell, and leaves on exit', async () => {
+    const t = startTerm(shell);
+    await typed(t, 'y=before');
+    const killed = await typed(t, 'kill -9 $$', /shell ended \(killed by SIGKILL\); started a new one/);
+    expect(killed).toContain('exit 137');
+    expect(await typed(t, 'echo "y=[$y]"; ll')).toMatch(/y=\[\][\s\S]*LL-alias/);
+    await t.waitFor(PROMPT);
+    t.line('exit');
+    expect((await t.exited).exitCode).toBe(0);
+  });
+
+  it('follows a cd made inside a function for @file', async () => {
+    server = await ModelServer.start();
+    h.writeConfig({ models: { fast: { endpoint: server.url, model: 'm' } } });
+    server.enqueue(textReply(['ok']));
+    mkdirSync(path.join(h.cwd, 'proj'));
+    writeFileSync(path.join(h.cwd, 'proj', 'notes.txt'), 'the notes inside proj\n');
+    const t = startTerm(shell);
+    await typed(t, 'goproj');
+    await t.waitFor(PROMPT);
+    t.line('summarize @notes.txt');
+    await server.waitForRequests(1);
+    expect(JSON.stringify(server.requests[0]!.body)).toContain('the notes inside proj');
+  });
+});
+
+describe('what the model reads', () => {
+  /** Runs `command` in a bash session, then asks the model; the request body and the screen. */
+  async function modelReads(command: string): Promise<{ body: string; screen: string; raw: string }> {
+    server = await ModelServer.start();
+    h.writeConfig({ models: { fast: { endpoint: server.url, model: 'm' } } });
+    server.enqueue(textReply(['seen']));
+    const t = startTerm('bash');
+    const screen = await typed(t, command);
+    await t.waitFor(PROMPT);
+    t.line('what happened?');
+    await server.waitForRequests(1);
+    return { body: JSON.stringify(server.requests[0]!.body), screen, raw: t.raw };
+  }
+
+  it('is what the terminal showed: no colours, a \\r progress line only in its final state', async () => {
+    const { body } = await modelReads("p=progress; printf '\\033[31mred\\033[0m text\\n'; printf \"$p 10%%\\r$p 50%%\\r$p 100%%\\n\"");
+    expect(body).toContain('red text\\nprogress 100%');
+    expect(body).not.toContain('progress 10%');
+    expect(body).not.toContain('\\u001b');
+  });
+
+  it('is a note for a full-screen program, not its screen', async () => {
+    const { body } = await modelReads("s=secret; printf \"\\033[?1049h$s-screen\\033[?1049l\"; echo after");
+    expect(body).toContain('after\\n[printf: full-screen program]');
+    expect(body).not.toContain('secret-screen');
+  });
+
+  it('never holds a marker, forged or true', async () => {
+    const { body, screen, raw } = await modelReads("m=6973; printf \"a\\033]$m;D;forged;0;/etc;0\\007b\\n\"; false");
+    expect(screen).toContain('exit 1');
+    expect(raw).not.toContain('\x1b]6973');
+    expect(body).toContain('ab\\n[exit 1]');
+    expect(body).not.toContain('\\u001b]6973');
+  });
+});
+
+describe('a CMD: line runs in the same shell', () => {
+  it('sets a variable the next typed line uses', async () => {
+    server = await ModelServer.start();
+    h.writeConfig({ models: { fast: { endpoint: server.url, model: 'm' } } });
+    server.enqueue(textReply(['Set it:\nCMD: export GREETING=from-the-model\n']));
+    const t = startTerm('bash');
+    await t.waitFor(PROMPT);
+    t.line('set a greeting');
+    await t.waitFor("execute 'export GREETING=from-the-model'?");
+    t.write('y\r');
+    await t.waitFor(/exit 0/);
+    expect(await typed(t, 'echo "[$GREETING]"')).toContain('[from-the-model]');
+  });
+});
+
+describe('when the terminal closes', () => {
+  it('leaves nothing running: the shell and its background job get SIGHUP', async () => {
+    const t = startTerm('bash');
+    // A duration no other process on the machine has, to find this job's sleep by its command line.
+    const seconds = `301.${process.pid}${Date.now() % 100000}`;
+    await typed(t, `sleep ${seconds} &`);
+    await typed(t, 'jobs');
+    const sleeper = `sleep ${seconds}`;
+    expect(processesWith(sleeper).length).toBe(1);
+    t.kill('SIGHUP');
+    await t.exited;
+    for (let i = 0; i < 50 && processesWith(sleeper).length > 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(processesWith(sleeper)).toEqual([]);
+  });
+});
+
+describe('from a pipe', () => {
+  it.each(['bash', 'zsh'])('%s: lines run in order in one shell, output on stdout', async (shell) => {
+    writeFileSync(path.join(h.home, shell === 'zsh' ? '.zshrc' : '.bashrc'), `${RC}\n`);
+    const r = await runAish({ cwd: h.cwd, env: { ...h.env, SHELL: `/bin/${shell}` }, stdin: 'x=7\necho "x=$x"\ngreet pipe\ncat\nls --color=auto -d /\n' });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('x=7\n');
+    expect(r.stdout).toContain('hello pipe\n');
+    expect(r.stdout).not.toContain('\x1b[');
+    expect(r.stdout).not.toContain('\r');
+  });
+});

@@ -1,0 +1,198 @@
+// The session shell against real bash and zsh on a real pseudo-terminal, with real rc files in a
+// temporary HOME: state lives from line to line, markers give status and directory, and a dying
+// shell is replaced.
+
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ShellSession, type SessionShell } from '../../src/shell/session.js';
+import { screenText } from '../../src/shell/screen-text.js';
+
+let home: string;
+let sessions: ShellSession[] = [];
+
+beforeEach(() => {
+  home = realpathSync(mkdtempSync(path.join(tmpdir(), 'aish-session-')));
+});
+afterEach(async () => {
+  await Promise.all(sessions.map((s) => s.close()));
+  sessions = [];
+  rmSync(home, { recursive: true, force: true });
+});
+
+const RC: Record<SessionShell, { file: string; text: string }> = {
+  bash: { file: '.bashrc', text: "alias ll='echo LL'\ngreet() { echo \"hello $1\"; }\nexport FROM_RC=rc-value\n" },
+  zsh: { file: '.zshrc', text: "alias ll='echo LL'\ngreet() { echo \"hello $1\"; }\nexport FROM_RC=rc-value\n" },
+};
+
+function start(kind: SessionShell, opts: { rc?: string; startTimeoutMs?: number } = {}) {
+  writeFileSync(path.join(home, RC[kind].file), opts.rc ?? RC[kind].text);
+  const statuses: string[] = [];
+  const session = new ShellSession({
+    program: kind,
+    kind,
+    cwd: home,
+    env: { HOME: home, PATH: process.env.PATH, TERM: 'xterm-256color', LANG: 'C.UTF-8' },
+    size: () => ({ cols: 80, rows: 24 }),
+    startTimeoutMs: opts.startTimeoutMs ?? 10_000,
+    tmpDir: tmpdir(),
+    status: (m) => statuses.push(m),
+  });
+  sessions.push(session);
+  const run = async (command: string, extra: { signal?: AbortSignal; inputEnds?: boolean; onOutput?: (raw: string) => void } = {}) => {
+    let raw = '';
+    const result = await session.run(command, {
+      onOutput: (t) => {
+        raw += t;
+        extra.onOutput?.(t);
+      },
+      inputEnds: extra.inputEnds ?? true,
+      ...(extra.signal ? { signal: extra.signal } : {}),
+    });
+    return { ...result, raw, text: (await screenText(raw, 80)).text };
+  };
+  return { session, run, statuses };
+}
+
+describe.each(['bash', 'zsh'] as const)('%s session', (kind) => {
+  it('keeps aliases, functions, exports from the rc file and variables set by earlier lines', async () => {
+    const { run } = start(kind);
+    expect((await run('ll')).text).toBe('LL');
+    expect((await run('greet world')).text).toBe('hello world');
+    expect((await run('echo $FROM_RC')).text).toBe('rc-value');
+    expect((await run('x=5')).exitCode).toBe(0);
+    expect((await run('echo $x')).text).toBe('5');
+  });
+
+  it('reports exit status and follows the directory, pushd and popd included', async () => {
+    const { session, run } = start(kind);
+    const failed = await run('ls /does-not-exist');
+    expect(failed.exitCode).not.toBe(0);
+    expect(failed.text).toContain('does-not-exist');
+    mkdirSync(path.join(home, 'sub dir;x'));
+    await run(`cd() { builtin cd "$@"; }; cd 'sub dir;x'`);
+    expect(session.cwd).toBe(path.join(home, 'sub dir;x'));
+    await run('pushd /usr >/dev/null');
+    expect(session.cwd).toBe('/usr');
+    await run('popd >/dev/null');
+    expect(session.cwd).toBe(path.join(home, 'sub dir;x'));
+  });
+
+  it('shows a syntax error as the line\'s output', async () => {
+    const { run } = start(kind);
+    const r = await run('echo )');
+    expect(r.exitCode).not.toBe(0);
+    expect(r.text).toMatch(/parse error|syntax error/);
+    expect((await run('echo still')).text).toBe('still');
+  });
+
+  it('answers what a word is without running a command', async () => {
+    const { session, run } = start(kind);
+    await run('true');
+    expect(await session.query('kind', 'll')).toBe('alias');
+    expect(await session.query('kind', 'greet')).toBe('function');
+    expect(await session.query('kind', 'cd')).toBe('builtin');
+    expect(await session.query('kind', 'ls')).toBe('file');
+    expect(await session.query('kind', 'if')).toBe('keyword');
+    expect(await session.query('kind', 'nosuchthing')).toBe('');
+    expect((await run('echo after')).text).toBe('after');
+  });
+
+  it('gives the exported environment, not shell variables', async () => {
+    const { session, run } = start(kind);
+    await run("export ODD=$'a;b%c\\nd'; notexported=1");
+    const env = await session.exportedEnv();
+    expect(env?.ODD).toBe('a;b%c\nd');
+    expect(env?.FROM_RC).toBe('rc-value');
+    expect(env?.notexported).toBeUndefined();
+  });
+
+  it('drops a forged end marker printed by a command', async () => {
+    const { run } = start(kind);
+    const r = await run("printf 'a\\033]6973;D;0000;0;/etc;0\\007b\\n'; exit_code_is_real() { return 3; }; exit_code_is_real");
+    expect(r.exitCode).toBe(3);
+    expect(r.raw).not.toContain('6973');
+    expect(r.text).toBe('ab');
+  });
+
+  it('interrupts a command with Ctrl-C and keeps the shell and its state', async () => {
+    const { run } = start(kind);
+    await run('y=kept');
+    const controller = new AbortController();
+    const sleeping = run('sleep 30', { signal: controller.signal, onOutput: () => {} });
+    setTimeout(() => controller.abort(), 300);
+    const r = await sleeping;
+    expect(r.exitCode).toBe(130);
+    expect(r.signal).toBe('SIGINT');
+    expect((await run('echo $y')).text).toBe('kept');
+  });
+
+  it('starts a new shell after the old one is killed, with the rc file read again', async () => {
+    const { run, statuses } = start(kind);
+    await run('z=gone');
+    const r = await run('kill -9 $$');
+    expect(r.shellEnded?.reason).toBe('killed by SIGKILL');
+    expect((await run('echo "[$z]"')).text).toBe('[]');
+    expect((await run('ll')).text).toBe('LL');
+  });
+
+  it('ends for good on exit', async () => {
+    const { session, run } = start(kind);
+    const r = await run('exit 3');
+    expect(r.shellEnded).toEqual({ reason: 'exit 3', byExit: true });
+    expect(session.ended).toBe(true);
+  });
+
+  it('starts without rc files when the rc file exits', async () => {
+    const { run, statuses } = start(kind, { rc: 'exit 1\n' });
+    expect((await run('echo ok')).text).toBe('ok');
+    expect(statuses.join('\n')).toMatch(/ended while reading your rc file \(exit 1\); started it without rc files/);
+  });
+
+  it('starts without rc files when the rc file hangs', async () => {
+    const { run, statuses } = start(kind, { rc: 'sleep 600\n', startTimeoutMs: 1500 });
+    expect((await run('echo ok')).text).toBe('ok');
+    expect(statuses.join('\n')).toMatch(/did not finish reading your rc file within 1.5 s; started it without rc files/);
+  });
+
+  it('hands back whole lines typed while a command ran that it did not read', async () => {
+    const { session, run } = start(kind);
+    const running = run('sleep 0.6', { inputEnds: false });
+    setTimeout(() => session.write('echo typed-ahead\r'), 200);
+    const r = await running;
+    expect(r.typedAhead).toEqual(['echo typed-ahead']);
+    expect((await run('echo next')).text).toBe('next');
+  });
+
+  it('hangs up its jobs when closed, but not a disowned one', async () => {
+    const { session, run } = start(kind);
+    const tag = `${process.pid}${Date.now() % 100000}`;
+    await run(`sleep 310.${tag} &`);
+    await run(`sleep 311.${tag} & disown`);
+    await run(`sleep 312.${tag} &`);
+    await session.close();
+    const left = (seconds: string) => {
+      try {
+        return execFileSync('pgrep', ['-f', `sleep ${seconds}.${tag}`], { encoding: 'utf8' }).trim();
+      } catch {
+        return '';
+      }
+    };
+    for (let i = 0; i < 40 && (left('310') || left('312')); i++) await new Promise((r) => setTimeout(r, 50));
+    const ps = () => execFileSync('ps', ['-o', 'pid,ppid,pgid,sid,stat,cmd', '-C', 'sleep'], { encoding: 'utf8' });
+    expect(left('310'), ps()).toBe('');
+    expect(left('312'), ps()).toBe('');
+    const disowned = left('311');
+    expect(disowned).not.toBe('');
+    process.kill(Number(disowned.split('\n')[0]), 'SIGKILL');
+  });
+
+  it('cancels a line the shell finds incomplete', async () => {
+    const { run } = start(kind);
+    const r = await run('echo "unclosed');
+    expect(r.incomplete).toBe(true);
+    expect((await run('echo fine')).text).toBe('fine');
+  });
+});
