@@ -116,7 +116,7 @@ export function createApp(opts: AppOptions): Repl {
     roots: config.mcp.roots,
     home: env.HOME,
   });
-  mcp = createRegistry(config, env, version, render, { stateDir: opts.stateDir, isTTY: io.isTTY, onLog, requests });
+  mcp = createRegistry(config, env, version, render, { stateDir: opts.stateDir, isTTY: io.isTTY, onLog, requests, place: () => ({ env: shell.env, cwd: shell.cwd }) });
   const size = () => ({ cols: io.columns(), rows: io.rows?.() ?? 24 });
   const shell = new ShellRunner({
     shell: config.shell,

@@ -58,7 +58,7 @@ export async function connectStdio(alias: string, cfg: McpServerConfig, opts: Mc
     command,
     args: cfg.args,
     env: stdioEnvironment(opts.env, cfg.env),
-    ...(cfg.cwd !== undefined ? { cwd: cfg.cwd } : {}),
+    ...(cfg.cwd !== undefined ? { cwd: cfg.cwd } : opts.cwd !== undefined ? { cwd: opts.cwd } : {}),
     stderr: 'pipe',
   });
   const stderr = { text: '' };

@@ -17,6 +17,11 @@ import type { ArgumentValidator } from './validate.js';
 export interface McpRegistryOptions {
   /** aish's environment (`auth_env`, `--token-env`; the safe part goes to stdio servers). */
   env: Record<string, string | undefined>;
+  /**
+   * Where a server aish starts runs, as of now: the session shell's exported environment (in
+   * place of `env`) and directory (a stdio server's default `cwd`).
+   */
+  place?: () => { env: Record<string, string | undefined>; cwd: string };
   clientVersion: string;
   /** One-line status messages from sessions (protocol mismatch, list refresh failures, ...). */
   onStatus?: (message: string) => void;
@@ -243,8 +248,10 @@ export class McpRegistry {
         this.#validator = new ArgumentValidator();
       }
       const { McpSession } = await import('./session.js');
+      const place = this.#opts.place?.();
       const session = await McpSession.connect(alias, cfg, {
-        env: this.#opts.env,
+        env: place?.env ?? this.#opts.env,
+        ...(place ? { cwd: place.cwd } : {}),
         clientVersion: this.#opts.clientVersion,
         ...(signal ? { signal } : {}),
         ...(this.#opts.connectTimeoutMs !== undefined ? { timeoutMs: this.#opts.connectTimeoutMs } : {}),

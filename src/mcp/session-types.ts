@@ -33,6 +33,8 @@ export interface McpTool {
 export interface McpConnectOptions {
   /** aish's environment: `auth_env` is read from it; stdio servers get only a safe part of it. */
   env: Record<string, string | undefined>;
+  /** Where a stdio server without a `cwd` of its own starts (aish's own directory otherwise). */
+  cwd?: string;
   /** Cancels the connect attempt. */
   signal?: AbortSignal;
   /** Limit for the whole connect (start, initialize, tools/list). Default 10 s. */

@@ -26,6 +26,8 @@ export interface RegistryOAuthSetup {
   onLog?: (line: string) => void;
   /** How the servers' own requests (elicitation, sampling, roots) are answered. */
   requests?: McpClientRequests;
+  /** The session shell's exported environment and directory, for the servers aish starts. */
+  place?: () => { env: Record<string, string | undefined>; cwd: string };
 }
 
 /** The session's MCP registry, with the `mcp.*` settings of the config and OAuth. */
@@ -43,6 +45,7 @@ export function createRegistry(
     onStatus: status,
     onLog: oauth.onLog ?? status,
     ...(oauth.requests ? { requests: oauth.requests } : {}),
+    ...(oauth.place ? { place: oauth.place } : {}),
     callTimeoutMs: config.mcp.call_timeout_ms,
     maxResultChars: config.mcp.max_result_chars,
     oauth: {

@@ -34,6 +34,8 @@ import { appendInputHistory, loadInputHistory } from './input-history.js';
 import { PipedLineReader, TerminalLineReader, echoComposed, type LineReader } from './line-reader.js';
 import { formatPrompt } from './prompt.js';
 
+/** On a terminal, how long after the prompt the session's shell starts (unless a line needs it first). */
+const SHELL_START_DELAY_MS = 100;
 /** How long a typed line waits for a shell still starting to say what its first word is. */
 const ROUTE_WAIT_MS = 2000;
 
@@ -123,8 +125,11 @@ export class Repl implements MetaContext {
     if (this.#parts.promptShown) this.#io.output.write('\r\x1b[2K');
     this.#reader = await this.#createReader();
     if (this.#io.isTTY && !this.#parts.promptShown) this.render.status(this.#parts.banner);
-    // The session's shell starts behind the prompt: only the first shell line waits for it.
-    this.shell.startSession();
+    // The session's shell starts behind the prompt: only the first shell line waits for it. On a
+    // terminal it starts a moment later (or with the first line that needs it), so the first keys
+    // typed are echoed before its start-up takes the event loop.
+    if (this.#io.isTTY) setTimeout(() => this.shell.startSession(), SHELL_START_DELAY_MS).unref();
+    else this.shell.startSession();
     // On a terminal the prompt comes first and the servers connect behind it; a script's lines
     // still run against a session whose servers are connected, as before.
     if (this.#io.isTTY) this.#mcpStart = new BackgroundConnect(this.mcp, this.config);

@@ -6,6 +6,7 @@
 // directory, exported environment and last exit status. Approved `CMD:` lines run here too,
 // exactly as if typed.
 
+import path from 'node:path';
 import type { Config } from '../config/schema.js';
 import type { WordKind } from '../line-router.js';
 import type { PendingOutput } from '../context/pending-output.js';
@@ -148,7 +149,11 @@ export class ShellRunner {
   /** Starts the session's shell behind the prompt (a line that needs it waits for it). */
   startSession(): void {
     const session = this.#parts.session;
-    if (!session) return;
+    if (!session) {
+      const why = this.#parts.shell.session ? `aish has no session for ${path.basename(this.#program)}` : 'shell.session is off';
+      this.#parts.view.status(`each line runs in its own ${this.#program} -c (${why})`);
+      return;
+    }
     void session.start().then((ok) => {
       if (!ok && session.failure) this.#parts.view.status(`no shell session (${session.failure}); each line runs in its own ${this.#program}`);
     });

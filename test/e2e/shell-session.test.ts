@@ -2,10 +2,11 @@
 // from a pipe, with real bash and zsh reading real rc files in a temporary HOME.
 
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeHome, type AishHome } from '../support/aish-env.js';
+import { FIXTURE_SERVER } from '../support/mcp-servers.js';
 import { ModelServer, textReply } from '../support/model-server.js';
 import { KEY, PtySession } from '../support/pty.js';
 import { runAish } from '../support/run-aish.js';
@@ -226,6 +227,37 @@ describe('when the terminal closes', () => {
     await t.exited;
     for (let i = 0; i < 50 && processesWith(sleeper).length > 0; i++) await new Promise((r) => setTimeout(r, 100));
     expect(processesWith(sleeper)).toEqual([]);
+  });
+});
+
+describe('programs aish starts', () => {
+  it('a stdio MCP server connected after a cd and an export starts in the shell\'s directory with its PATH', async () => {
+    const sub = path.join(h.cwd, 'sub');
+    const script = `pwd > ${h.home}/where.txt; printf %s "$PATH" > ${h.home}/path.txt; exec ${process.execPath} ${FIXTURE_SERVER}`;
+    const r = await runAish({
+      cwd: h.cwd,
+      env: h.env,
+      stdin: `mkdir sub\ncd sub\nexport PATH="/opt/from-the-shell:$PATH"\n:mcp connect sh -c '${script}' fx\n:mcp list\n`,
+    });
+    expect(r.stdout).toMatch(/fx\b[^\n]*connected/);
+    expect(readFileSync(path.join(h.home, 'where.txt'), 'utf8').trim()).toBe(sub);
+    expect(readFileSync(path.join(h.home, 'path.txt'), 'utf8')).toMatch(/^\/opt\/from-the-shell:/);
+  });
+});
+
+describe('without a session', () => {
+  it.each([
+    ['a shell aish has no integration for', { SHELL: '/bin/sh' }, {}, 'aish has no session for sh'],
+    ['shell.session: false', {}, { shell: { session: false } }, 'shell.session is off'],
+  ])('%s: one status line, each line on its own, cd kept by aish, exit leaves', async (_, env, config, why) => {
+    h.writeConfig(config);
+    const r = await runAish({ cwd: h.cwd, env: { ...h.env, ...env }, stdin: 'x=5\necho "[$x]"\ncd /usr\npwd\nexit 4\necho never\n' });
+    expect(r.stderr.match(/each line runs in its own \S+ -c/g)).toHaveLength(1);
+    expect(r.stderr).toContain(why);
+    expect(r.stdout).toContain('[]\n');
+    expect(r.stdout).toContain('\n/usr\n');
+    expect(r.stdout).not.toContain('never');
+    expect(r.code).toBe(4);
   });
 });
 
