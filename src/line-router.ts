@@ -26,7 +26,11 @@ export interface RouterConfig {
 const PATH_LIKE = /^(~|\/|\.\/|\.\.\/)/;
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
 /** Words that start a command and mean the shell, whatever the shell says of them. */
-const ALWAYS_SHELL = new Set(['exit', 'logout', 'source', '.']);
+const ALWAYS_SHELL = new Set(['source', '.']);
+/** Builtins that change the shell for good: prose that starts with one stays with the model. */
+const STATE_CHANGING = new Set(['export', 'unset', 'eval', 'trap', 'source', '.', 'fc', 'exec', 'set', 'alias', 'unalias', 'cd', 'readonly', 'declare', 'typeset', 'local']);
+/** A function definition: `f() { …`, `function f {…`. */
+const FUNCTION_DEFINITION = /^(function\s+[\w.:-]+|[\w.:-]+\s*\(\s*\))\s*[({]/;
 /** Builtins that only mean something inside a loop or a function: as a first word, prose (`break it`). */
 const NOT_A_START = new Set(['break', 'continue', 'return', 'shift', 'caller', 'local', 'times', 'suspend']);
 /** Keywords that can start a command (`then`, `done`, `in`… cannot). */
@@ -53,6 +57,13 @@ export function classify(line: string, config: RouterConfig, kindOf?: KindOf): R
   if (text.startsWith('$')) return { kind: 'shell', payload: text.slice(1).trim(), rule: 'dollar' };
   const first = firstWord(text);
   if (ASSIGNMENT.test(first)) return { kind: 'shell', payload: text, rule: 'env-assignment' };
+  if (FUNCTION_DEFINITION.test(text)) return { kind: 'shell', payload: text, rule: 'known-command' };
+  // Words that end aish or change the shell's state for good are shell only when they read as
+  // commands: `exit 3` leaves, "exit the plan mode and explain" is a question.
+  if (first === 'exit' || first === 'logout') {
+    return /^(exit|logout)(\s+\d+)?\s*$/.test(text) ? { kind: 'shell', payload: text, rule: 'known-command' } : { kind: 'ai', payload: text, rule: 'default' };
+  }
+  if (STATE_CHANGING.has(first) && readsAsQuestion(text)) return { kind: 'ai', payload: text, rule: 'default' };
   const wordKind = kindOf?.(first);
   if (wordKind && shellMeans(first, wordKind, text)) return { kind: 'shell', payload: text, rule: 'shell-knows', wordKind };
   if (config.shell.known_commands.includes(first) || ALWAYS_SHELL.has(first)) {
@@ -69,6 +80,8 @@ function shellMeans(word: string, kind: WordKind, text: string): boolean {
   if (kind === 'keyword' && !STARTING_KEYWORDS.has(word)) return false;
   if (kind === 'builtin' && NOT_A_START.has(word)) return false;
   if (ENGLISH_COMMANDS.has(word) && readsAsQuestion(text)) return false;
+  // Any other command word: English prose or a question after it is still a question.
+  if (looksLikeProse(text) || /\?\s*$/.test(text)) return /[|&;<>$`\\=*{}[\]]/.test(text);
   return true;
 }
 

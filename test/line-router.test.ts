@@ -110,6 +110,12 @@ describe('classify with the session shell answering `type`', () => {
     find: 'file',
     tell: null,
     ls: 'file',
+    exit: 'builtin',
+    export: 'builtin',
+    unset: 'builtin',
+    clear: 'file',
+    login: 'file',
+    source: 'builtin',
   };
   const kindOf = (w: string) => (w in shell ? shell[w] : undefined);
 
@@ -145,12 +151,23 @@ describe('classify with the session shell answering `type`', () => {
     // the person's own definitions win even over prose
     ['greet the world please', 'shell', 'shell-knows'],
     // in the known list: the shell says program, the misfire offer stays (SPEC §3 rule 6)
-    ['find me the largest file', 'shell', 'shell-knows'],
+    ['find me the largest file', 'shell', 'known-command'],
     // the shell knows no such command, or was not asked: the list and the other rules decide
     ['tell me a joke', 'ai', 'default'],
     ['git status', 'shell', 'known-command'],
     ['greet', 'shell', 'shell-knows'],
     ['jobs; echo listed', 'shell', 'shell-knows'],
+    // found by a red-team pass: prose that would end aish or change the shell
+    ['exit the plan mode and explain', 'ai', 'default'],
+    ['exit 3', 'shell', 'known-command'],
+    ['export the results as csv', 'ai', 'default'],
+    ['unset all the things', 'ai', 'default'],
+    ['clear the context', 'ai', 'default'],
+    ['login to github', 'ai', 'default'],
+    ['source of this bug?', 'ai', 'default'],
+    ['export FOO=bar', 'shell', 'shell-knows'],
+    ['f() { exit 3; }; f', 'shell', 'known-command'],
+    ['function greet { echo hi; }', 'shell', 'known-command'],
     ['greet|cat', 'shell', 'shell-knows'],
   ])('%j → %s (%s)', (line, kind, rule) => {
     const route = classify(line, config, kindOf);

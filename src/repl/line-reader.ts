@@ -12,8 +12,8 @@ import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON } from './paste-mode.js';
 
 
 export interface LineReader {
-  /** The next line; null at end of input (Ctrl-D, EOF). */
-  read(prompt: string): Promise<string | null>;
+  /** The next line; null at end of input (Ctrl-D, EOF). `prefill` is put on the line to edit. */
+  read(prompt: string, prefill?: string): Promise<string | null>;
   /**
    * Asks a question in the middle of processing a line (a confirmation). The answer is not kept
    * in history. null when there is no one to ask (piped input), on Ctrl-C or at end of input.
@@ -34,8 +34,7 @@ export interface LineReader {
    * is called.
    */
   passKeys(onKeys: (data: string) => void): () => void;
-  /** Lines typed while a command ran that it did not read: read next, before anything typed later. */
-  typeahead(lines: readonly string[]): void;
+
   /** Puts a line into the input history as if it had been typed (one line only). */
   remember(line: string): void;
   close(): void;
@@ -351,10 +350,6 @@ export class TerminalLineReader implements LineReader {
     }
   }
 
-  typeahead(lines: readonly string[]): void {
-    this.#typeahead.push(...lines);
-  }
-
   passKeys(onKeys: (data: string) => void): () => void {
     if (this.#closed) return () => {};
     const input = this.#io.input;
@@ -420,8 +415,6 @@ export class PipedLineReader implements LineReader {
   passKeys(): () => void {
     return () => {};
   }
-
-  typeahead(): void {}
 
   remember(): void {}
 

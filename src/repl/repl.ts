@@ -96,6 +96,10 @@ export class Repl implements MetaContext {
   #quitting = false;
   #exitCode = 0;
   #historySave: Promise<void> = Promise.resolve();
+  /** Lines typed while a shell command ran that it did not read (see `typedAhead`). */
+  readonly #typedAhead: string[] = [];
+  /** Text put on the next input line for editing. */
+  #prefill: string | null = null;
   #historyWarned = false;
   /** On a terminal, the configured MCP servers connecting behind the prompt. */
   #mcpStart: BackgroundConnect | null = null;
@@ -139,7 +143,7 @@ export class Repl implements MetaContext {
     try {
       if (this.#parts.resume !== undefined) await this.#resumeAtStart(this.#parts.resume);
       while (!this.#quitting) {
-        const line = await this.#readLogicalLine(this.#reader);
+        const line = (await this.#nextTypedAhead()) ?? (await this.#readLogicalLine(this.#reader));
         if (line === null) break;
         this.#reader.suspend();
         await this.handleLine(line);
@@ -306,9 +310,25 @@ export class Repl implements MetaContext {
     return this.#lastQuestion;
   }
 
-  /** Lines typed while a command ran that it did not read: the next lines, as if typed now. */
+  /**
+   * Lines typed while a command ran that it did not read. As in a terminal, a shell line among
+   * them runs next; anything else (a question, a meta command, an answer to a prompt that never
+   * came) is put back on the input line, to be sent only with Enter.
+   */
   typedAhead(lines: readonly string[]): void {
-    this.#reader?.typeahead(lines);
+    this.#typedAhead.push(...lines);
+  }
+
+  /** The next typed-ahead shell line; one that is not for the shell becomes the next prefill. */
+  async #nextTypedAhead(): Promise<string | null> {
+    while (this.#typedAhead.length > 0) {
+      const line = this.#typedAhead.shift()!;
+      if ((await this.route(line)).kind === 'shell') return line;
+      this.#prefill = line;
+      this.render.status('typed while the command ran: kept on the line, sent only with Enter');
+      this.#typedAhead.length = 0;
+    }
+    return null;
   }
 
   /** Hands the keyboard to a command running in the session's shell (see LineReader.passKeys). */
@@ -401,7 +421,9 @@ export class Repl implements MetaContext {
     let prompt = this.#io.isTTY ? this.prompt() : '';
     for (;;) {
       this.#parts.background?.atPrompt(true);
-      const line = await reader.read(prompt).finally(() => this.#parts.background?.atPrompt(false));
+      const prefill = this.#prefill ?? undefined;
+      this.#prefill = null;
+      const line = await reader.read(prompt, prefill).finally(() => this.#parts.background?.atPrompt(false));
       if (line === null) return parts.length ? parts.join('\n') : null;
       parts.push(line);
       // A trailing backslash continues the line (an even run of backslashes is literal).

@@ -61,7 +61,15 @@ export function decide(action: Action, policy: Policy): Decision {
   return action.type === 'command' ? decideCommand(action.command, Boolean(action.norris), policy) : decideTool(action.name, action.annotations, Boolean(action.norris), policy);
 }
 
+/** Control characters other than tab and newline: in a shell's line editor they act as keys
+ * (Ctrl-C drops what came before, CR starts another command, XON/XOFF vanish), so the line that
+ * runs is not the line that was judged. (A `CMD:` line holds no newline; a multi-line command
+ * is judged whole, as the shell reads it.) */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\x00-\x08\x0b-\x1f\x7f]/;
+
 function decideCommand(line: string, norris: boolean, policy: Policy): Decision {
+  if (CONTROL.test(line)) return { verdict: 'deny', reason: 'holds a control character (it would act as a key in the shell)' };
   const { fileExists, home } = policy;
   const reading = readLine(line, { ...(fileExists ? { fileExists } : {}), ...(home ? { home } : {}) });
   // Each command as written and as it runs (`\rm x` is `rm x`, `sudo curl` is `curl`).

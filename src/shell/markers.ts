@@ -101,7 +101,9 @@ function findEnd(text: string, from: number): { start: number; after: number } |
     if (c === 0x07) return { start: i, after: i + 1 };
     if (c === 0x1b) {
       if (i + 1 >= text.length) return -1;
-      return { start: i, after: text[i + 1] === '\\' ? i + 2 : i + 1 };
+      // ESC \ (ST) ends the body; any other ESC ends it too but starts what follows (a true
+      // marker after an unfinished forged one must still be read as one).
+      return { start: i, after: text[i + 1] === '\\' ? i + 2 : i };
     }
   }
   return -1;

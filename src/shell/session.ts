@@ -91,11 +91,17 @@ const PASTE_START = '\x1b[200~';
 const PASTE_END = '\x1b[201~';
 /** readline and zle turn bracketed paste off as they hand a line over: the echo ends there. */
 const PASTE_OFF = '\x1b[?2004l';
+/** Control characters a command may not hold (tab and newline are fine). */
+// eslint-disable-next-line no-control-regex
+const CONTROL_IN_COMMAND = /[\x00-\x08\x0b-\x1f\x7f]/;
 /** What is kept of the shell's output between a command being sent and its start. */
 const MAX_BEFORE = 64 * 1024;
 
 interface Current {
   started: boolean;
+  /** Keys typed before the command started: held, then passed on at its start (typed while the
+   * shell's line editor reads the command, they would join its line instead). */
+  keys: string;
   /** The shell showed its continuation prompt before the command started. */
   incomplete: boolean;
   before: string;
@@ -282,13 +288,27 @@ export class ShellSession {
         this.#atPrompt = null;
         return;
       case 'C':
-        if (this.#current && !this.#current.started) this.#current.started = true;
+        if (this.#current && !this.#current.started) {
+          this.#current.started = true;
+          if (this.#current.keys) this.#pty?.write(this.#current.keys);
+          this.#current.keys = '';
+        }
         return;
-      case 'P':
-        // The shell wants more: the line was incomplete. Ctrl-C drops it; D follows.
-        if (this.#current && !this.#current.started) this.#pty?.write('\x03');
-        if (this.#current) this.#current.incomplete = true;
+      case 'P': {
+        // The shell wants more: the line was incomplete. Ctrl-C drops it, and D follows; once
+        // more a second later if a busy machine lost it.
+        const current = this.#current;
+        if (!current || current.started) return;
+        current.incomplete = true;
+        const cancel = () => {
+          if (this.#current === current && !current.started) this.#pty?.write('\x03');
+          else clearInterval(again);
+        };
+        const again = setInterval(cancel, 1000);
+        again.unref();
+        cancel();
         return;
+      }
       case 'D':
         this.#done(fields);
         return;
@@ -303,7 +323,10 @@ export class ShellSession {
     }
   }
 
-  #output(text: string): void {
+  #output(raw: string): void {
+    // The secret never leaves: `set` or `declare -p` would print it, and with it a program could
+    // forge markers.
+    const text = raw.includes(this.#secret) ? raw.split(this.#secret).join('[aish-secret]') : raw;
     if (this.#phase === 'starting') {
       if (this.#startOutput.length < MAX_BEFORE) this.#startOutput += text;
       return;
@@ -412,21 +435,35 @@ export class ShellSession {
 
   async #run(command: string, opts: RunOptions): Promise<SessionRun> {
     if (opts.signal?.aborted) return { exitCode: 130, signal: 'SIGINT', typedAhead: [] };
-    if (/[\x00\x1b]/.test(command)) return { exitCode: 2, signal: null, typedAhead: [], error: 'a command with an escape or NUL character cannot be typed into the shell' };
+    // Typed into the shell's line editor, a control character would act as a key (Ctrl-C drops
+    // what came before it, CR ends the line, ESC could end the paste): such a command is refused.
+    // A newline stays: a typed multi-line input is one paste.
+    if (CONTROL_IN_COMMAND.test(command)) return { exitCode: 2, signal: null, typedAhead: [], error: 'a command with a control character cannot be typed into the shell' };
     const ok = await this.#whenReady();
     const pty = this.#pty;
+    // Interrupted while the shell was still starting: the command never starts.
+    if (opts.signal?.aborted) return { exitCode: 130, signal: 'SIGINT', typedAhead: [] };
     if (!ok || !pty || this.#closed) return { exitCode: 127, signal: null, typedAhead: [], error: this.#failure ?? 'the shell is not running' };
     this.#phase = 'running';
     return new Promise<SessionRun>((resolve) => {
-      const onAbort = () => {
+      let again: NodeJS.Timeout | undefined;
+      const interrupt = () => {
         // Once aish is ending, SIGHUP (close) ends the command with the shell and its jobs.
         if (!this.#closed && this.#current?.resolve === done) this.#pty?.write('\x03');
       };
+      // Ctrl-C lands on whatever holds the terminal: in the instant before the command's job takes
+      // it, the shell, which goes on. So it is typed again every half second until the line ends.
+      const onAbort = () => {
+        interrupt();
+        again = setInterval(interrupt, 500);
+        again.unref();
+      };
       const done = (run: SessionRun) => {
         opts.signal?.removeEventListener('abort', onAbort);
+        if (again) clearInterval(again);
         resolve(run);
       };
-      this.#current = { started: false, incomplete: false, before: '', opts, resolve: done, command };
+      this.#current = { started: false, keys: '', incomplete: false, before: '', opts, resolve: done, command };
       opts.signal?.addEventListener('abort', onAbort);
       // Nobody types into a piped run: its input is at its end, as before the session.
       const line = opts.inputEnds ? `{ ${command}\n} </dev/null` : command;
@@ -444,7 +481,11 @@ export class ShellSession {
 
   /** Keys typed while a command runs. */
   write(data: string): void {
-    if (this.#phase === 'running') this.#pty?.write(data);
+    const current = this.#current;
+    if (this.#phase !== 'running' || !current) return;
+    if (current.started) this.#pty?.write(data);
+    else if (data === '\x03') this.#pty?.write(data);
+    else current.keys += data;
   }
 
   resize(cols: number, rows: number): void {

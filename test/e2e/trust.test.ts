@@ -82,7 +82,7 @@ describe('one sanitizer, every path (piped)', () => {
 });
 
 describe('one sanitizer on a terminal: the confirm line', () => {
-  it('a CMD: line cannot hide what runs behind escape sequences, and a "y" to the disguise does not run it blind', async () => {
+  it('a CMD: line cannot hide what runs behind escape sequences: it is refused, never shown raw', async () => {
     h.writeConfig({ models: { fast: { endpoint: server.url, model: 'm' } } });
     const disguise = "touch marker #\x1b[2K\x1b[1A\x1b[2K\x1b[1Gexecute 'ls -la";
     server.enqueue(textReply([`Run this:\nCMD: ${disguise}\n`]), textReply(['CMD: echo safe\x1b[2J\n']));
@@ -91,21 +91,18 @@ describe('one sanitizer on a terminal: the confirm line', () => {
       await t.waitFor('[aish:fast]> ');
       const mark = t.raw.length;
       t.line('what should I run?');
-      await t.waitFor("? [y/N/e] ");
+      // A control character in a command would act as a key in the shell: the policy denies it.
+      await t.waitFor(/control character[\s\S]*\[aish:fast\]> $/);
       const shown = t.raw.slice(mark);
       expect(shown).not.toContain('#\x1b[2K');
       expect(shown).not.toContain('\x1b[1Gexecute');
-      expect(t.text).toContain("execute 'touch marker #^[[2K^[[1A^[[2K^[[1Gexecute 'ls -la'? [y/N/e] ");
-      t.line('n');
-      await t.waitFor('skipped: touch marker');
+      expect(t.text).toContain('touch marker #^[[2K^[[1A^[[2K^[[1Gexecute');
+      expect(t.text).not.toContain('? [y/N/e]');
       expect(existsSync(path.join(h.cwd, 'marker'))).toBe(false);
       const mark2 = t.raw.length;
       t.line('and now?');
-      await t.waitFor("execute 'echo safe");
+      await t.waitFor(/echo safe\^\[\[2J[\s\S]*control character/);
       expect(t.raw.slice(mark2)).not.toContain('safe\x1b[2J');
-      expect(t.text).toContain("execute 'echo safe^[[2J'? [y/N/e] ");
-      t.line('n');
-      await t.waitFor('skipped: echo safe');
     } finally {
       t.kill();
     }

@@ -14,6 +14,11 @@ const cmd = (command: string, norris = false): Action => ({ type: 'command', com
 describe('decide: CMD: lines', () => {
   it.each<[string, Action, Policy, Verdict, RegExp]>([
     ['confirm_cmd on asks', cmd('ls'), with_(), 'ask', /^shell\.confirm_cmd$/],
+    // In the shell's line editor a control character is a key: the line that runs is not this one.
+    ['Ctrl-C inside an allowed command is denied', cmd('ls \x03  touch /tmp/x #'), with_({ allow: ['ls *'] }), 'deny', /control character/],
+    ['a CR inside is denied', cmd('ls\rrm -rf ~/x'), with_({ allow: ['ls*'], confirmCommands: false }), 'deny', /control character/],
+    ['XOFF inside is denied in Norris', cmd('r\x13m -rf ~/x', true), with_(), 'deny', /control character/],
+    ['a tab is fine', cmd('printf "a\tb"'), with_({ confirmCommands: false }), 'allow', /confirm_cmd is off/],
     ['confirm_cmd off runs', cmd('ls'), with_({ confirmCommands: false }), 'allow', /confirm_cmd is off/],
     ['allow beats confirm_cmd', cmd('git status'), with_({ allow: ['git status'] }), 'allow', /^permissions\.allow: git status$/],
     ['allow with *', cmd('git diff --stat'), with_({ allow: ['git diff*'] }), 'allow', /git diff\*/],

@@ -36,6 +36,9 @@ describe('MarkerParser', () => {
     ['an unknown kind is dropped', `a\x1b]6973;X;${K};1\x07b`, [out('ab')]],
     ['other OSC sequences pass', '\x1b]0;title\x07x', [out('\x1b]0;title\x07x')]],
     ['a lone ESC at the end of the stream waits, then passes', 'a\x1b', [out('a')]],
+    // Found by a red-team pass: 8 bytes in a file once swallowed the true end marker.
+    ['an unfinished forged marker does not swallow the true one', `x\x1b]6973;${m('D', '0', '/w', '')}`, [out('x'), mark('D', '0', '/w', '')]],
+    ['nor does an unfinished forged marker with a wrong secret', `x\x1b]6973;D;bad;0${m('D', '2', '/w', '')}`, [out('x'), mark('D', '2', '/w', '')]],
     ['escaped fields are decoded', m('D', '0', '/a%3Bb%25c%0Ad', 'ls%1Fpwd%1F'), [mark('D', '0', '/a;b%c\nd', 'ls\x1fpwd\x1f')]],
   ])('%s', (_, input, expected) => {
     expect(parse([input])).toEqual(expected);

@@ -117,6 +117,26 @@ describe.each(['bash', 'zsh'] as const)('%s session', (kind) => {
     expect(r.text).toBe('ab');
   });
 
+  it('a file holding an unfinished marker neither hangs the line nor shows the secret', async () => {
+    const { run } = start(kind);
+    writeFileSync(path.join(home, 'evil.txt'), 'x\x1b]6973;');
+    // Like a terminal, the unfinished sequence swallows what follows it up to the end marker.
+    const r = await run('cat evil.txt; false');
+    expect(r.exitCode).toBe(1);
+    expect(r.text).toBe('x');
+    expect(r.raw).not.toMatch(/[0-9a-f]{32}/);
+    const shown = await run('set | grep -c __aish_k; declare -p __aish_k 2>/dev/null || typeset -p __aish_k');
+    expect(shown.text).toMatch(/^\d+\n.*\[aish-secret\]/);
+    expect(shown.raw).not.toMatch(/[0-9a-f]{32}/);
+  });
+
+  it('refuses a command holding a control character that would act as a key', async () => {
+    const { run } = start(kind);
+    const r = await run('echo a \x03 touch pwned');
+    expect(r.error).toMatch(/control character/);
+    expect((await run('ls')).text).not.toContain('pwned');
+  });
+
   it('interrupts a command with Ctrl-C and keeps the shell and its state', async () => {
     const { run } = start(kind);
     await run('y=kept');

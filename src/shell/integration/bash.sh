@@ -9,10 +9,10 @@ if [[ ${__aish_rc-1} == 1 ]]; then
   [[ -r ~/.bashrc ]] && . ~/.bashrc
 fi
 
-# A field of a marker: no BEL, ESC, newline, carriage return, `;` or `%` left raw.
+# A field of a marker: no BEL, ESC, newline, carriage return, unit separator, `;` or `%` left raw.
 __aish_enc() {
   local v=${1//%/%25}
-  v=${v//;/%3B}; v=${v//$'\n'/%0A}; v=${v//$'\r'/%0D}; v=${v//$'\e'/%1B}; v=${v//$'\a'/%07}
+  v=${v//;/%3B}; v=${v//$'\x1f'/%1F}; v=${v//$'\n'/%0A}; v=${v//$'\r'/%0D}; v=${v//$'\e'/%1B}; v=${v//$'\a'/%07}
   __aish_v=$v
 }
 
@@ -22,8 +22,10 @@ __aish_done() {
   local s=$__aish_s n=0 line typed=
   # Whole lines typed while the command ran that it did not read would run here next, outside
   # aish: they are read and handed to aish instead, which runs them as typed lines.
+  # (aish passes keys on only once the command has started, so they arrive as whole lines; the
+  # timeout is a guard: this hook must never wait for a line.)
   while (( n < 64 )) && read -t 0 2>/dev/null; do
-    IFS= read -r line 2>/dev/null || break
+    IFS= read -r -t 0.05 line 2>/dev/null || break
     typed+=$line$'\x1f'
     n=$((n + 1))
   done

@@ -8,10 +8,10 @@ if [[ ${__aish_rc-1} == 1 && -r $ZDOTDIR/.zshrc ]]; then
 fi
 unset __aish_rc
 
-# A field of a marker: no BEL, ESC, newline, carriage return, `;` or `%` left raw.
+# A field of a marker: no BEL, ESC, newline, carriage return, unit separator, `;` or `%` left raw.
 __aish_enc() {
   local v=${1//\%/%25}
-  v=${v//;/%3B}; v=${v//$'\n'/%0A}; v=${v//$'\r'/%0D}; v=${v//$'\e'/%1B}; v=${v//$'\a'/%07}
+  v=${v//;/%3B}; v=${v//$'\x1f'/%1F}; v=${v//$'\n'/%0A}; v=${v//$'\r'/%0D}; v=${v//$'\e'/%1B}; v=${v//$'\a'/%07}
   __aish_v=$v
 }
 
@@ -21,7 +21,7 @@ __aish_done() {
   local s=$__aish_s n=0 line typed=
   # Whole lines typed while the command ran that it did not read are handed to aish, which runs
   # them as typed lines (read here, they would otherwise run outside aish).
-  while (( n < 64 )) && read -r -t 0 line 2>/dev/null; do
+  while (( n < 64 )) && read -r -t 0.05 line 2>/dev/null; do
     typed+=$line$'\x1f'
     n=$((n + 1))
   done
