@@ -28,7 +28,7 @@ import type { ApprovalGate } from '../safety/gate.js';
 import type { ShellRunner } from '../shell/shell-runner.js';
 import type { TurnCore } from '../turn/core.js';
 import type { ToolControls } from '../turn/types.js';
-import { ShellCompleter, completePath } from './completion.js';
+import { ShellCompleter, completePath, shellCandidates } from './completion.js';
 import { composeInEditor } from './editor.js';
 import { appendInputHistory, loadInputHistory } from './input-history.js';
 import { PipedLineReader, TerminalLineReader, echoComposed, type LineReader } from './line-reader.js';
@@ -440,7 +440,7 @@ export class Repl implements MetaContext {
     });
   }
 
-  #complete(line: string): [string[], string] {
+  #complete(line: string): [string[], string] | Promise<[string[], string]> {
     if (line.startsWith(':')) return completeMeta(line, this);
     // `@path` in a line for the model: the word after `@` completes as a path.
     const mention = /(?:^|\s)@(\S*)$/.exec(line);
@@ -450,10 +450,17 @@ export class Repl implements MetaContext {
     }
     const route = classify(line, this.config, (w) => this.shell.knownKind(w));
     // The first word of anything may be a command; later words complete on a shell line only.
-    if (route.kind === 'shell' || !/\s/.test(line.trim())) {
-      return this.#completer.complete(line, { cwd: this.shell.cwd, env: this.shell.env, knownCommands: this.config.shell.known_commands });
-    }
+    if (route.kind === 'shell' || !/\s/.test(line.trim())) return this.#completeShell(line);
     return [[], line];
+  }
+
+  /** A shell line: what Tab in the session's shell offers, else aish's own completion. */
+  async #completeShell(line: string): Promise<[string[], string]> {
+    const body = line.startsWith('$') ? line.slice(1).trimStart() : line;
+    const answer = await this.shell.complete(body);
+    const fromShell = answer && shellCandidates(answer, line);
+    if (fromShell) return fromShell;
+    return this.#completer.complete(line, { cwd: this.shell.cwd, env: this.shell.env, knownCommands: this.config.shell.known_commands });
   }
 
   /**
