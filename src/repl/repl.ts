@@ -448,14 +448,20 @@ export class Repl implements MetaContext {
       const word = mention[1]!;
       return [completePath(word, { cwd: this.shell.cwd, env: this.shell.env }).map((p) => `@${p}`), `@${word}`];
     }
-    const route = classify(line, this.config, (w) => this.shell.knownKind(w));
-    // The first word of anything may be a command; later words complete on a shell line only.
-    if (route.kind === 'shell' || !/\s/.test(line.trim())) return this.#completeShell(line);
-    return [[], line];
+    return this.#completeShell(line);
   }
 
-  /** A shell line: what Tab in the session's shell offers, else aish's own completion. */
+  /**
+   * The first word of anything may be a command; later words complete on a shell line only (its
+   * first word asked of a running shell, never waited for). What Tab in the session's shell
+   * offers, else aish's own completion.
+   */
   async #completeShell(line: string): Promise<[string[], string]> {
+    if (/\s/.test(line.trim())) {
+      const word = asksShell(line, this.config);
+      const kind = word === null ? undefined : await this.shell.wordKind(word, 0);
+      if (classify(line, this.config, (w) => (w === word ? kind : this.shell.knownKind(w))).kind !== 'shell') return [[], line];
+    }
     const body = line.startsWith('$') ? line.slice(1).trimStart() : line;
     const answer = await this.shell.complete(body);
     const fromShell = answer && shellCandidates(answer, line);
