@@ -1,7 +1,8 @@
 import { mkdirSync, writeFileSync, chmodSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ShellCompleter, completePath } from '../src/repl/completion.js';
+import { ShellCompleter, completePath, shellCandidates } from '../src/repl/completion.js';
+import { parseCompletion, type ShellCompletion } from '../src/shell/completion-answer.js';
 import { tempDir } from './support/temp-dir.js';
 
 let root: string;
@@ -51,5 +52,37 @@ describe('shell completion', () => {
     chmodSync(path.join(bin, 'run\x1b[2J'), 0o755);
     expect(completePath('hostile/', ctx())).toEqual(['hostile/fine.txt']);
     expect(new ShellCompleter().complete('run', ctx())[0]).toEqual([]);
+  });
+});
+
+describe('the session shell\'s answer', () => {
+  it.each([
+    ['stat\x1fn\x1fstatus ', { word: 'stat', filenames: false, nospace: true, candidates: ['status '] }],
+    ['\x1f\x1falpha\x1fbeta', { word: '', filenames: false, nospace: false, candidates: ['alpha', 'beta'] }],
+    ['"my f\x1ff\x1fmy file', { word: '"my f', filenames: true, nospace: false, candidates: ['my file'] }],
+    ['x\x1ffn', { word: 'x', filenames: true, nospace: true, candidates: [] }],
+    ['no flags field', null],
+    ['x\x1fzz\x1fa', null],
+  ])('parses %j', (payload, parsed) => {
+    expect(parseCompletion(payload)).toEqual(parsed);
+  });
+
+  const answer = (word: string, candidates: string[], more: Partial<ShellCompletion> = {}): ShellCompletion => ({ word, candidates, filenames: false, nospace: false, ...more });
+  it.each<[string, ShellCompletion, [string[], string] | null]>([
+    ['mycmd al', answer('al', ['alpha']), [['alpha '], 'al']],
+    ['mycmd ', answer('', ['beta', 'alpha', 'alpha']), [['alpha', 'beta'], '']],
+    ['git stat', answer('stat', ['status '], { nospace: true }), [['status '], 'stat']],
+    ['git log --pretty=on', answer('on', ['oneline'], { nospace: true }), [['oneline'], 'on']],
+    ['$ git st', answer('st', ['stash ', 'status ']), [['stash ', 'status '], 'st']],
+    ['ls my', answer('my', ['my file', 'my dir/'], { filenames: true }), [['my\\ dir/', 'my\\ file'], 'my']],
+    ['ls my', answer('my', ['my file'], { filenames: true }), [['my\\ file '], 'my']],
+    ['ls "my f', answer('"my f', ['my file'], { filenames: true }), [['"my file" '], '"my f']],
+    ["ls 'it", answer("'it", ["it's"], { filenames: true }), [["'it'\\''s' "], "'it"]],
+    ['cd ~/d', answer('~/d', ['~/docs/'], { filenames: true }), [['~/docs/'], '~/d']],
+    ['cat ', answer('', ['~odd', 'a$b;c'], { filenames: true }), [['a\\$b\\;c', '\\~odd'], '']],
+    ['cat e', answer('e', ['evil\x1b]0;owned\x07', 'e\u202eb', 'easy'], { filenames: true }), [['easy '], 'e']],
+    ['cat x', answer('other', ['otherwise']), null],
+  ])('%j', (line, given, expected) => {
+    expect(shellCandidates(given, line)).toEqual(expected);
   });
 });

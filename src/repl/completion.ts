@@ -1,10 +1,13 @@
-// Tab completion for shell lines: the first word from PATH executables and the known command
-// list, later words as file paths relative to aish's cwd (`~/` expanded, directories get `/`).
-// Meta lines are completed from the command table (src/meta/dispatch.ts). A name with a control
-// character (C0, DEL, C1, bidi) is never offered: readline would write it to the terminal raw.
+// Tab completion for shell lines. The session's shell answers first (shell/completion-answer.ts):
+// `shellCandidates` makes its answer readline's, quoting file names as bash would. Without an
+// answer, `ShellCompleter` completes by itself: the first word from PATH executables and the known
+// command list, later words as file paths relative to aish's cwd (`~/` expanded, directories get
+// `/`). Meta lines are completed from the command table (src/meta/dispatch.ts). A name with a
+// control character (C0, DEL, C1, bidi) is never offered: readline would write it to the terminal raw.
 
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import type { ShellCompletion } from '../shell/completion-answer.js';
 
 export interface ShellCompletionContext {
   cwd: string;
@@ -18,6 +21,50 @@ const CONTROL = /[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069
 /** Whether a file name can be shown and typed as it is. */
 function isPrintable(name: string): boolean {
   return !CONTROL.test(name);
+}
+
+/** Characters bash's readline quotes with a backslash in a completed file name. */
+const FILENAME_SPECIAL = /[ \t\n\\"'@<>=;|&()#$`?*[\]!:{}]/g;
+
+/**
+ * The shell's answer as readline's completer gives it: [candidates, the text they replace], or
+ * null when the answer is not about the end of `line`. Candidates with a control character are
+ * dropped; file names are quoted as bash would (inside the quote the word opened, else with
+ * backslashes); a single candidate is closed (its quote, then a space) unless it is a directory
+ * or the shell said `nospace`.
+ */
+export function shellCandidates(answer: ShellCompletion, line: string): [string[], string] | null {
+  const { word } = answer;
+  if (!line.endsWith(word)) return null;
+  const open = openQuote(word);
+  const names = [...new Set(answer.candidates)].filter(isPrintable).sort();
+  const candidates = answer.filenames ? names.map((name) => quoteName(name, open, word)) : names;
+  if (candidates.length === 1 && !candidates[0]!.endsWith('/') && !candidates[0]!.endsWith(' ')) {
+    const close = answer.filenames && open ? open : '';
+    candidates[0] = `${candidates[0]}${close}${answer.nospace ? '' : ' '}`;
+  }
+  return [candidates, word];
+}
+
+/** The quote a word opened and did not close, if any. */
+function openQuote(word: string): '"' | "'" | null {
+  const first = word[0];
+  if (first !== '"' && first !== "'") return null;
+  let open = false;
+  for (let i = 0; i < word.length; i++) {
+    const c = word[i];
+    if (c === '\\' && first === '"') i++;
+    else if (c === first) open = !open;
+  }
+  return open ? first : null;
+}
+
+function quoteName(name: string, open: '"' | "'" | null, word: string): string {
+  if (open === "'") return `'${name.replace(/'/g, `'\\''`)}`;
+  if (open === '"') return `"${name.replace(/["\\$`]/g, '\\$&')}`;
+  // A `~` the person typed stays an expansion; one that starts a name is quoted.
+  const tilde = name.startsWith('~') && word.startsWith('~') ? 1 : 0;
+  return name.slice(0, tilde) + name.slice(tilde).replace(FILENAME_SPECIAL, '\\$&').replace(/^~/, '\\~');
 }
 
 /** PATH is read at most this often; a new program appears after that. */

@@ -59,7 +59,8 @@ export function echoComposed(prompt: string, text: string): string {
 export interface TerminalReaderOptions {
   history: string[];
   historySize: number;
-  completer: (line: string) => [string[], string];
+  /** Tab: [candidates, the text they replace]; readline waits for a promise (keys typed meanwhile wait too). */
+  completer: (line: string) => [string[], string] | Promise<[string[], string]>;
   onHistory: (newestFirst: string[]) => void;
   /** Ctrl-C pressed while a question was asked. */
   onInterrupt: () => void;
@@ -113,7 +114,15 @@ export class TerminalLineReader implements LineReader {
       history: opts.history,
       historySize: opts.historySize,
       removeHistoryDuplicates: true,
-      completer: opts.completer,
+      // readline's callback form, so an answer may come from the session's shell.
+      completer: (line: string, done: (err: Error | null, result?: [string[], string]) => void) => {
+        Promise.resolve()
+          .then(() => opts.completer(line))
+          .then(
+            (result) => done(null, result),
+            () => done(null, [[], line]),
+          );
+      },
       tabSize: 4,
     });
     // Every key comes to `#keypress` first; it hands readline the ones readline should see.

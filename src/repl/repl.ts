@@ -28,7 +28,7 @@ import type { ApprovalGate } from '../safety/gate.js';
 import type { ShellRunner } from '../shell/shell-runner.js';
 import type { TurnCore } from '../turn/core.js';
 import type { ToolControls } from '../turn/types.js';
-import { ShellCompleter, completePath } from './completion.js';
+import { ShellCompleter, completePath, shellCandidates } from './completion.js';
 import { composeInEditor } from './editor.js';
 import { appendInputHistory, loadInputHistory } from './input-history.js';
 import { PipedLineReader, TerminalLineReader, echoComposed, type LineReader } from './line-reader.js';
@@ -467,7 +467,7 @@ export class Repl implements MetaContext {
     });
   }
 
-  #complete(line: string): [string[], string] {
+  #complete(line: string): [string[], string] | Promise<[string[], string]> {
     if (line.startsWith(':')) return completeMeta(line, this);
     // `@path` in a line for the model: the word after `@` completes as a path.
     const mention = /(?:^|\s)@(\S*)$/.exec(line);
@@ -475,12 +475,25 @@ export class Repl implements MetaContext {
       const word = mention[1]!;
       return [completePath(word, { cwd: this.shell.cwd, env: this.shell.env }).map((p) => `@${p}`), `@${word}`];
     }
-    const route = classify(line, this.config, (w) => this.shell.knownKind(w));
-    // The first word of anything may be a command; later words complete on a shell line only.
-    if (route.kind === 'shell' || !/\s/.test(line.trim())) {
-      return this.#completer.complete(line, { cwd: this.shell.cwd, env: this.shell.env, knownCommands: this.config.shell.known_commands });
+    return this.#completeShell(line);
+  }
+
+  /**
+   * The first word of anything may be a command; later words complete on a shell line only (its
+   * first word asked of a running shell, never waited for). What Tab in the session's shell
+   * offers, else aish's own completion.
+   */
+  async #completeShell(line: string): Promise<[string[], string]> {
+    if (/\s/.test(line.trim())) {
+      const word = asksShell(line, this.config);
+      const kind = word === null ? undefined : await this.shell.wordKind(word, 0);
+      if (classify(line, this.config, (w) => (w === word ? kind : this.shell.knownKind(w))).kind !== 'shell') return [[], line];
     }
-    return [[], line];
+    const body = line.startsWith('$') ? line.slice(1).trimStart() : line;
+    const answer = await this.shell.complete(body);
+    const fromShell = answer && shellCandidates(answer, line);
+    if (fromShell) return fromShell;
+    return this.#completer.complete(line, { cwd: this.shell.cwd, env: this.shell.env, knownCommands: this.config.shell.known_commands });
   }
 
   /**

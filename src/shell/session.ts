@@ -507,6 +507,31 @@ export class ShellSession {
     });
   }
 
+  /**
+   * Asks a shell that is idle now, waiting for no start and no running command: null at once when
+   * it is busy, and null after `timeoutMs` whatever it is doing. For a key the person pressed
+   * (Tab), where a late answer is no answer.
+   */
+  queryIdle(op: 'complete', arg: string, timeoutMs: number): Promise<string | null> {
+    if (!this.alive || this.#phase !== 'idle') return Promise.resolve(null);
+    let expired = false;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<null>((resolve) => {
+      timer = setTimeout(() => {
+        expired = true;
+        resolve(null);
+      }, timeoutMs);
+      timer.unref();
+    });
+    // Just after a command the shell's prompt is a moment away: typed before it, the line would
+    // meet the terminal's cooked mode and its echo.
+    const asked = this.#serial(async () => {
+      await this.#prompt;
+      return expired ? null : this.#ask(op, arg, timeoutMs);
+    });
+    return Promise.race([asked, late]).finally(() => clearTimeout(timer));
+  }
+
   /** Sends a query to the idle shell now; null when it is not idle or does not answer in time. */
   #ask(op: string, arg: string, timeoutMs: number): Promise<string | null> {
     {

@@ -12,6 +12,7 @@ import type { WordKind } from '../line-router.js';
 import type { PendingOutput } from '../context/pending-output.js';
 import { matchBuiltin, runBuiltin, type ShellState } from './builtins.js';
 import { OutputCapture, normalizeOutput } from './capture.js';
+import { parseCompletion, type ShellCompletion } from './completion-answer.js';
 import { isInteractiveCommand } from './interactive.js';
 import { runShell } from './run-shell.js';
 import type { SessionRun, ShellSession } from './session.js';
@@ -129,6 +130,20 @@ export class ShellRunner {
     const kind = WORD_KINDS.has(answer) ? (answer as WordKind) : null;
     this.#kinds.set(word, kind);
     return kind;
+  }
+
+  /**
+   * What Tab in the session's shell would offer at the end of `line` (its commands, files and
+   * programmable completion, in its directory). Null, at once or after `timeoutMs`, when there is
+   * no session idle at its prompt to ask or it does not answer in time: the caller completes by
+   * itself then.
+   */
+  async complete(line: string, timeoutMs = COMPLETE_TIMEOUT_MS): Promise<ShellCompletion | null> {
+    const session = this.#session;
+    // A control character could not be typed into the shell's line as text.
+    if (!session || /[\x00-\x1f\x7f]/.test(line)) return null;
+    const payload = await session.queryIdle('complete', line, timeoutMs);
+    return payload === null ? null : parseCompletion(payload);
   }
 
   /** The answer `wordKind` keeps for `word`, if any. */
@@ -281,6 +296,8 @@ export class ShellRunner {
   }
 }
 
+/** How long Tab waits for the session's shell before aish completes by itself. */
+const COMPLETE_TIMEOUT_MS = 500;
 const WORD_KINDS = new Set(['alias', 'function', 'builtin', 'keyword', 'file']);
 /** Commands that may define, remove or shadow a command word (or change PATH): answers are asked again. */
 const MAY_DEFINE = /\b(alias|unalias|function|unset|unfunction|source|enable|disable|hash|rehash|eval|exec|PATH|path|cd|pushd|popd)\b|\(\s*\)|(^|[\s;&|])\.\s/;

@@ -163,6 +163,75 @@ describe.each(['bash', 'zsh'])('%s on a terminal', (shell) => {
   });
 });
 
+describe('Tab on a shell line', () => {
+  /**
+   * Types `text` (at a new prompt, unless it is `more` of the line), then Tab once it is echoed
+   * (a Tab in the same read as other keys is only a tab to readline), and waits for `shown`.
+   */
+  async function tab(t: PtySession, text: string, shown: RegExp | string, more = false): Promise<string> {
+    if (!more) await t.waitFor(PROMPT);
+    const mark = t.mark();
+    t.write(text);
+    await t.waitFor(text, { from: mark });
+    t.write(KEY.tab);
+    return t.waitFor(shown, { from: mark });
+  }
+
+  /** Presses Enter on the completed line and waits for its exec frame to close. */
+  async function enter(t: PtySession): Promise<string> {
+    const mark = t.mark();
+    t.write(KEY.enter);
+    return t.waitFor(/╰─ exit \d+[^\n]*\n/, { from: mark });
+  }
+
+  it('completes from bash: rc functions and aliases, git\'s own completion, complete -W, files after a cd', async () => {
+    const repo = path.join(h.cwd, 'repo');
+    mkdirSync(path.join(repo, 'docs'), { recursive: true });
+    writeFileSync(path.join(repo, 'docs', 'guide.txt'), 'the guide\n');
+    writeFileSync(path.join(repo, 'docs', 'evil\x1b[31mred.txt'), '');
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'init.defaultBranch=main', ...args], { cwd: repo, env: h.env });
+    git('init', '-q');
+    git('commit', '-q', '--allow-empty', '-m', 'first');
+    git('branch', 'feature-one');
+    git('branch', 'feature-two');
+    writeFileSync(
+      path.join(h.home, '.bashrc'),
+      [RC, '. /usr/share/bash-completion/completions/git', "alias zzal='echo from-the-alias'", 'zzfunc() { echo "zzfunc got [$1]"; }', "complete -W 'alpha beta' zzfunc", ''].join('\n'),
+    );
+    const t = (term = PtySession.start({ cwd: h.cwd, env: h.env, cols: 100, rows: 30 }));
+    await typed(t, 'echo one');
+    const history = await typed(t, 'history');
+
+    await tab(t, 'zza', 'zzal ');
+    expect(await enter(t)).toContain('from-the-alias');
+    await tab(t, 'zzfu', 'zzfunc ');
+    await tab(t, 'be', 'beta ', true);
+    expect(await enter(t)).toContain('zzfunc got [beta]');
+
+    await typed(t, 'cd repo');
+    await tab(t, 'git stat', 'git status ');
+    expect(await enter(t)).toContain('On branch main');
+    await tab(t, 'git checkout f', 'git checkout feature-');
+    const listed = await tab(t, '', /feature-one\s+feature-two/, true);
+    expect(listed).not.toContain('docs');
+    await tab(t, 'o', 'one ', true);
+    expect(await enter(t)).toMatch(/Switched to branch 'feature-one'/);
+
+    // The only name that can be shown is offered: the one with an escape character is not.
+    await tab(t, 'cat docs/', 'guide.txt ');
+    const cat = await enter(t);
+    expect(cat).toContain('the guide');
+    expect(t.raw).not.toContain('evil\x1b[31m');
+    expect(t.text).not.toMatch(/evil/);
+
+    // Tab left nothing in the shell's history, and no stray byte in the next command's output.
+    const again = await typed(t, 'history');
+    const lines = (text: string) => text.split('\n').filter((l) => /^\s+\d+\s/.test(l)).map((l) => l.replace(/^\s+\d+\s+/, ''));
+    expect(lines(again)).toEqual([...lines(history), 'zzal', 'zzfunc beta', 'cd repo', 'git status', 'git checkout feature-one', 'cat docs/guide.txt', 'history']);
+    expect(await typed(t, 'echo clean')).toMatch(/╭─ echo clean[^\n]*\nclean\n╰─ exit 0/);
+  });
+});
+
 describe('what the model reads', () => {
   /** Runs `command` in a bash session, then asks the model; the request body and the screen. */
   async function modelReads(command: string): Promise<{ body: string; screen: string; raw: string }> {

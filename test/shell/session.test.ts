@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ShellSession, type SessionShell } from '../../src/shell/session.js';
+import { parseCompletion } from '../../src/shell/completion-answer.js';
 import { screenText } from '../../src/shell/screen-text.js';
 
 let home: string;
@@ -214,5 +215,82 @@ describe.each(['bash', 'zsh'] as const)('%s session', (kind) => {
     const r = await run('echo "unclosed');
     expect(r.incomplete).toBe(true);
     expect((await run('echo fine')).text).toBe('fine');
+  });
+});
+
+/** Tab in the session's shell: the parsed answer for `line`, asked as the REPL asks it. */
+async function complete(session: ShellSession, line: string, timeoutMs = 5000) {
+  const payload = await session.queryIdle('complete', line, timeoutMs);
+  return payload === null ? null : parseCompletion(payload);
+}
+
+describe.each(['bash', 'zsh'] as const)('%s completion', (kind) => {
+  it('completes the rc file\'s function and alias as first words, and files in the shell\'s directory after a cd', async () => {
+    const { session, run } = start(kind, { rc: `${RC[kind].text}alias zzalias='echo A'\nzzfunc() { :; }\n` });
+    await run('true');
+    expect((await complete(session, 'zz'))?.candidates.sort()).toEqual(['zzalias', 'zzfunc']);
+    expect((await complete(session, 'echo x; zzf'))?.candidates).toEqual(['zzfunc']);
+    mkdirSync(path.join(home, 'place', 'sub dir'), { recursive: true });
+    writeFileSync(path.join(home, 'place', 'notes.txt'), '');
+    await run('cd place');
+    expect(await complete(session, 'cat no')).toEqual({ word: 'no', filenames: true, nospace: false, candidates: ['notes.txt'] });
+    expect(await complete(session, 'ls "sub')).toEqual({ word: '"sub', filenames: true, nospace: false, candidates: ['sub dir/'] });
+    expect((await complete(session, 'ls '))?.candidates.sort()).toEqual(['notes.txt', 'sub dir/']);
+  });
+});
+
+describe('bash completion', () => {
+  const git = (cwd: string, ...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'init.defaultBranch=main', ...args], { cwd, env: { ...process.env, HOME: home } });
+
+  it('runs git\'s own completion: subcommands and the branches of the repository it is in', async () => {
+    const repo = path.join(home, 'repo');
+    mkdirSync(repo);
+    git(repo, 'init', '-q');
+    git(repo, 'commit', '-q', '--allow-empty', '-m', 'first');
+    git(repo, 'branch', 'feature-one');
+    git(repo, 'branch', 'fix-two');
+    const { session, run } = start('bash', { rc: '. /usr/share/bash-completion/completions/git\n' });
+    await run('cd repo');
+    expect(await complete(session, 'git stat')).toEqual({ word: 'stat', filenames: false, nospace: true, candidates: ['status '] });
+    const branches = await complete(session, 'git checkout f');
+    expect(branches?.candidates.map((c) => c.trim()).sort()).toEqual(['feature-one', 'fix-two']);
+    expect((await complete(session, 'git log --pretty=onel'))?.candidates).toEqual(['oneline ']);
+  });
+
+  it('uses complete -W and -o, a complete -D loader, and falls back to file names', async () => {
+    const rc = [
+      "complete -W 'alpha beta' mycmd",
+      'complete -o nospace -W "--one --two" nsp',
+      '_load() { [[ $1 == lazy ]] && complete -W "loaded-word" lazy && return 124; }',
+      'complete -D -F _load',
+      '_chatty() { echo noise; echo more-noise >&2; COMPREPLY=(from-func); }',
+      'complete -F _chatty chatty',
+      '',
+    ].join('\n');
+    const { session, run } = start('bash', { rc });
+    writeFileSync(path.join(home, 'afile'), '');
+    await run('true');
+    expect(await complete(session, 'mycmd ')).toEqual({ word: '', filenames: false, nospace: false, candidates: ['alpha', 'beta'] });
+    expect(await complete(session, 'mycmd al')).toMatchObject({ word: 'al', candidates: ['alpha'] });
+    expect(await complete(session, 'nsp --t')).toMatchObject({ nospace: true, candidates: ['--two'] });
+    expect(await complete(session, 'lazy l')).toMatchObject({ candidates: ['loaded-word'] });
+    expect(await complete(session, 'other af')).toEqual({ word: 'af', filenames: true, nospace: false, candidates: ['afile'] });
+    expect(await complete(session, 'chatty ')).toMatchObject({ candidates: ['from-func'] });
+    expect((await run('echo clean')).raw).toBe('clean\r\n');
+  });
+
+  it('leaves the history alone, and a slow completion function only costs the wait', async () => {
+    const rc = "_slow() { sleep 1.5; COMPREPLY=(late); }\ncomplete -F _slow slow\ncomplete -W 'alpha beta' mycmd\n";
+    const { session, run } = start('bash', { rc });
+    await run('echo one');
+    const before = (await run('history')).text;
+    await complete(session, 'mycmd a');
+    await complete(session, 'git sta');
+    expect(await complete(session, 'slow ', 300)).toBeNull();
+    const after = await run('history');
+    expect(after.text.split('\n')).toEqual([...before.split('\n'), '    3  { history; } </dev/null']);
+    expect((await run('echo clean')).raw).toBe('clean\r\n');
+    expect(await complete(session, 'mycmd b')).toMatchObject({ candidates: ['beta'] });
   });
 });

@@ -38,6 +38,140 @@ __aish_done() {
   return "$s"
 }
 
+# Splits a line as bash's programmable completion does, with the cursor at its end: the current
+# command (after the last unquoted `;`, `&`, `|`, `(` or newline) into COMP_WORDS, where a run of
+# the person's COMP_WORDBREAKS characters is a word of its own. __aish_word is the text readline
+# would replace (after the last unquoted word break, from its opening quote when one is still
+# open) and __aish_cur the same without quotes and backslashes.
+__aish_cwords() {
+  local line=$1 breaks=${COMP_WORDBREAKS-$' \t\n"\'><=;|&(:'} c q= esc= i start=0 word= kind= wstart=0 qstart=0
+  for (( i = 0; i < ${#line}; i++ )); do
+    c=${line:i:1}
+    if [[ -n $esc ]]; then esc=
+    elif [[ $q == "'" ]]; then [[ $c == "'" ]] && q=
+    elif [[ $q == '"' ]]; then
+      if [[ $c == '\' ]]; then esc=1; elif [[ $c == '"' ]]; then q=; fi
+    elif [[ $c == '\' ]]; then esc=1
+    elif [[ $c == [\"\'] ]]; then q=$c
+    elif [[ $c == [\;\&\|\($'\n'] ]]; then start=$((i + 1))
+    fi
+  done
+  COMP_LINE=${line:start}
+  COMP_LINE=${COMP_LINE#"${COMP_LINE%%[![:space:]]*}"}
+  COMP_POINT=${#COMP_LINE}
+  COMP_WORDS=()
+  q= esc=
+  for (( i = 0; i < ${#COMP_LINE}; i++ )); do
+    c=${COMP_LINE:i:1}
+    if [[ -n $esc || -n $q ]]; then
+      if [[ -n $esc ]]; then esc=
+      elif [[ $c == "$q" ]]; then q=
+      elif [[ $q == '"' && $c == '\' ]]; then esc=1
+      fi
+      word+=$c
+      continue
+    fi
+    if [[ $c == [[:space:]] ]]; then
+      [[ -n $word ]] && COMP_WORDS+=("$word")
+      word= kind= wstart=$((i + 1))
+    elif [[ $c != [\"\'\\] && $breaks == *"$c"* ]]; then
+      [[ -n $word && $kind != b ]] && COMP_WORDS+=("$word") && word=
+      word+=$c kind=b wstart=$((i + 1))
+    else
+      [[ $kind == b ]] && COMP_WORDS+=("$word") && word=
+      [[ $c == \\ ]] && esc=1
+      [[ $c == [\"\'] ]] && q=$c qstart=$i
+      word+=$c kind=w
+    fi
+  done
+  COMP_WORDS+=("$word")
+  COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 ))
+  if [[ -n $q ]]; then __aish_word=${COMP_LINE:qstart}; else __aish_word=${COMP_LINE:wstart}; fi
+  __aish_cur=
+  q= esc=
+  for (( i = 0; i < ${#__aish_word}; i++ )); do
+    c=${__aish_word:i:1}
+    if [[ -n $esc ]]; then esc= __aish_cur+=$c
+    elif [[ $q == "'" ]]; then [[ $c == "'" ]] && q= || __aish_cur+=$c
+    elif [[ $c == '\' && ( -z $q || ${__aish_word:i+1:1} == [\"\\\$\`] ) ]]; then esc=1
+    elif [[ $c == "$q" ]]; then q=
+    elif [[ -z $q && $c == [\"\'] ]]; then q=$c
+    else __aish_cur+=$c
+    fi
+  done
+}
+
+# Candidates for the line in $1, as Tab in bash would find them, into __aish_v: the replaced text,
+# then flags (f: file names, n: no space after), then the candidates, each after a \x1f. The
+# person's completion functions run as they would at a Tab, reading nothing and printing nothing.
+__aish_complete() {
+  local COMP_LINE COMP_POINT COMP_CWORD COMP_TYPE=9 COMP_KEY=9 __aish_word __aish_cur
+  local -a COMP_WORDS COMPREPLY=() __aish_sp __aish_ca
+  local cmd prev spec func= opts= flags= c i out= IFS=$' \t\n'
+  __aish_cwords "$1"
+  cmd=${COMP_WORDS[0]} prev=${COMP_WORDS[COMP_CWORD-1]-}
+  if (( COMP_CWORD == 0 )); then
+    if [[ $__aish_cur == */* || $__aish_cur == [.~]* ]]; then
+      flags=f
+      mapfile -t COMPREPLY < <(builtin compgen -f -- "$__aish_cur" 2>/dev/null)
+    else
+      mapfile -t COMPREPLY < <(builtin compgen -A command -- "$__aish_cur" 2>/dev/null)
+    fi
+  else
+    spec=$(builtin complete -p -- "$cmd" 2>/dev/null || { [[ $cmd == */* ]] && builtin complete -p -- "${cmd##*/}" 2>/dev/null; })
+    if [[ -z $spec ]]; then
+      # bash-completion's loader (`complete -D`) loads the command's completion and says 124.
+      func=$(builtin complete -p -D 2>/dev/null)
+      if [[ $func == *' -F '* ]]; then
+        func=${func#* -F }; func=${func%% *}
+        "$func" "$cmd" "$__aish_cur" "$prev" </dev/null >/dev/null 2>&1
+        (( $? == 124 )) && spec=$(builtin complete -p -- "$cmd" 2>/dev/null)
+      fi
+      func=
+    fi
+    if [[ -z $spec ]]; then
+      opts=' default '
+    else
+      eval "__aish_sp=(${spec#complete })" 2>/dev/null
+      for (( i = 0; i < ${#__aish_sp[@]} - 1; i++ )); do
+        case ${__aish_sp[i]} in
+          -F) func=${__aish_sp[++i]} ;;
+          -o) opts+=" ${__aish_sp[++i]} " ;;
+          -D|-E|-I) ;;
+          *) __aish_ca+=("${__aish_sp[i]}") ;;
+        esac
+      done
+      (( ${#__aish_ca[@]} )) && mapfile -t COMPREPLY < <(builtin compgen "${__aish_ca[@]}" -- "$__aish_cur" 2>/dev/null)
+      if [[ -n $func ]]; then
+        local -a __aish_got=("${COMPREPLY[@]}")
+        COMPREPLY=()
+        "$func" "$cmd" "$__aish_cur" "$prev" </dev/null >/dev/null 2>&1
+        COMPREPLY=("${__aish_got[@]}" "${COMPREPLY[@]}")
+      fi
+    fi
+    [[ $opts == *' filenames '* ]] && flags=f
+    [[ $opts == *' nospace '* ]] && flags+=n
+    if [[ $opts == *' plusdirs '* ]] || { (( ${#COMPREPLY[@]} == 0 )) && [[ $opts == *' dirnames '* ]]; }; then
+      flags=${flags/f/}f
+      mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(builtin compgen -d -- "$__aish_cur" 2>/dev/null)
+    fi
+    if (( ${#COMPREPLY[@]} == 0 )) && [[ $opts == *' default '* || $opts == *' bashdefault '* ]]; then
+      flags=${flags/f/}f
+      mapfile -t COMPREPLY < <(builtin compgen -f -- "$__aish_cur" 2>/dev/null)
+    fi
+  fi
+  for c in "${COMPREPLY[@]}"; do
+    [[ $c == __aish_* ]] && continue
+    if [[ $flags == *f* ]]; then
+      i=$c
+      [[ $i == '~/'* ]] && i=$HOME/${i#\~/}
+      [[ -d $i && $c != */ ]] && c+=/
+    fi
+    out+=$'\x1f'$c
+  done
+  __aish_v=$__aish_word$'\x1f'$flags$out
+}
+
 # aish's queries arrive as the line being edited plus a key bound to this function, so they never
 # run as commands, never reach the history and leave no prompt.
 __aish_query() {
@@ -60,6 +194,10 @@ __aish_query() {
     jobs)
       # Asked as aish ends: the jobs it hangs up (a disowned job is not one of them).
       out=$(jobs -p 2>/dev/null)
+      ;;
+    complete)
+      __aish_complete "$arg"
+      out=$__aish_v
       ;;
     env)
       out=
