@@ -176,4 +176,14 @@ describe('NorrisBox', () => {
     expect(text).not.toContain('KEY\n');
     expect(notes.join('\n')).toMatch(/blocked by the Norris sandbox: read-only file system outside .*tree; .*\.ssh cannot be read in the box/);
   });
+
+  it.skipIf(!canSandbox)('the signal stops a boxed step and what it started', async () => {
+    const { box, cwd } = setUp({}, env());
+    const controller = new AbortController();
+    const started = Date.now();
+    const run = box.run('sleep 30 & sleep 30', cwd, controller.signal);
+    setTimeout(() => controller.abort(), 200);
+    await run;
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
 });
