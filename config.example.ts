@@ -126,6 +126,12 @@ export default defineConfig({
   norris: {
     max_steps: 20, // steps of the autonomous loop before it stops
     second_opinion: false, // ask the `deep` preset whether a command is destructive
+    // Each step runs in a sandbox (Linux, bubblewrap): no network, writes only in the work tree,
+    // the places secrets live unreadable. "off": as if no sandbox could be built.
+    sandbox: 'auto',
+    network: false, // let sandboxed steps reach the network
+    hidden_paths: [], // more paths a step cannot read, e.g. ['~/.config/rclone', '~/secrets']
+    unsandboxed: 'ask', // without a sandbox: 'ask' before every step, or 'allow' them
   },
 
   memory: {

@@ -27,6 +27,7 @@ import { promptCommands } from './meta/prompt.js';
 import { routeCommands } from './meta/route.js';
 import { sessionCommands } from './meta/session.js';
 import { trustCommands } from './meta/trust.js';
+import { NorrisBox } from './norris/box.js';
 import { NorrisMode } from './norris/mode.js';
 import { Renderer } from './render/renderer.js';
 import { colorLevel, createStyle } from './render/style.js';
@@ -158,8 +159,19 @@ export function createApp(opts: AppOptions): Repl {
     observer: view,
   });
   // Norris's commands get the terminal back from the REPL, which listens for `:halt` meanwhile.
-  const norrisRunner = { run: (command: string, signal: AbortSignal) => (repl ? repl.holdTerminal(() => shell.run(command, signal)) : shell.run(command, signal)) };
-  const norris = new NorrisMode({ config, env, core, commands: norrisRunner, gate, status, redact });
+  const hold = <T>(work: () => Promise<T>) => (repl ? repl.holdTerminal(work) : work());
+  const box = new NorrisBox({ config, env, shell, note: (text) => pending.note(text) });
+  const norris = new NorrisMode({
+    config,
+    env,
+    core,
+    commands: { run: (command, signal) => hold(() => shell.run(command, signal)) },
+    box: { availability: () => box.availability(), run: (command, start, signal) => hold(() => box.run(command, start, signal)) },
+    cwd: () => shell.cwd,
+    gate,
+    status,
+    redact,
+  });
 
   repl = new Repl({
     io,

@@ -56,7 +56,8 @@ const LAYERS: Record<string, readonly string[]> = {
   render: ['cmd-contract', 'io', 'shell', 'text-buffer', 'tool-call', 'turn'],
   // Project trust: the question about a project config, at start-up and for :trust.
   trust: ['config', 'errors', 'render'],
-  norris: ['broker', 'cmd-contract', 'config', 'errors', 'safety', 'tool-call', 'turn'],
+  // The autonomous loop; its sandbox finds the step's work tree through project/.
+  norris: ['broker', 'cmd-contract', 'config', 'errors', 'project', 'safety', 'tool-call', 'turn'],
   meta: ['clipboard', 'config', 'errors', 'history', 'line-router', 'mcp', 'memory', 'model-routing', 'norris', 'project', 'render', 'safety', 'shell', 'trust', 'turn'],
   repl: ['broker', 'config', 'errors', 'history', 'io', 'line-router', 'mcp', 'memory', 'meta', 'norris', 'project', 'render', 'safety', 'shell', 'turn'],
   // What runs before the program is loaded: the config, the first prompt (or the first input).

@@ -172,6 +172,14 @@ export const rawConfigSchema = strict({
   norris: section({
     max_steps: optional(positiveInt, 20),
     second_opinion: optional(v.boolean(), false),
+    /** "auto": each step runs in a sandbox when one can be built; "off": as if none could be. */
+    sandbox: optional(v.picklist(['auto', 'off'], 'expected "auto" or "off"'), 'auto'),
+    /** Whether a sandboxed step may reach the network. */
+    network: optional(v.boolean(), false),
+    /** More files and folders a sandboxed step cannot read (`~/` is the home folder). */
+    hidden_paths: optional(stringList, []),
+    /** Without a sandbox: "ask" before every step, or "allow" them as before. */
+    unsandboxed: optional(v.picklist(['ask', 'allow'], 'expected "ask" or "allow"'), 'ask'),
   }),
   memory: section({
     enabled: optional(v.boolean(), true),

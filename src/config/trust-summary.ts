@@ -16,6 +16,12 @@ const KIND_ORDER: readonly ConfigEffect['kind'][] = ['starts', 'sends', 'loosens
 
 /** A value as the person should read it: strings as they are, the rest as JSON. */
 const show = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
+/** What the Norris settings that open its sandbox mean, said after the key. */
+const NORRIS_MEANS: Record<string, string> = {
+  'sandbox=off': ': its commands run outside the sandbox',
+  'network=true': ': its sandboxed commands reach the network',
+  'unsandboxed=allow': ': without a sandbox its commands run without asking',
+};
 const keysOf = (value: unknown) => (isRecord(value) ? Object.keys(value) : []);
 const listOf = (value: unknown): string[] =>
   Array.isArray(value) ? value.map(show) : isRecord(value) ? Object.entries(value).filter(([, on]) => on === true).map(([name]) => name) : [show(value)];
@@ -81,7 +87,7 @@ export function configEffects(data: unknown): ConfigEffect[] {
         else others.push(`shell.${key}`);
       }
     } else if (section === 'norris' && isRecord(value)) {
-      for (const [key, item] of Object.entries(value)) add('loosens', `Norris (the autonomous mode): norris.${key} = ${show(item)}`);
+      for (const [key, item] of Object.entries(value)) add('loosens', `Norris (the autonomous mode): norris.${key} = ${show(item)}${NORRIS_MEANS[`${key}=${show(item)}`] ?? ''}`);
     } else if (section === 'history' && isRecord(value) && value.dir !== undefined) {
       add('sends', `sessions and memory are written to ${show(value.dir)}`);
       for (const key of keysOf(value)) if (key !== 'dir') others.push(`history.${key}`);

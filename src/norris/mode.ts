@@ -6,6 +6,7 @@ import type { Config } from '../config/schema.js';
 import { UsageError } from '../errors.js';
 import type { ApprovalGate } from '../safety/gate.js';
 import type { CommandRunner, TurnCore } from '../turn/core.js';
+import type { BoxAvailability } from './box.js';
 import { runNorris, type NorrisEnd } from './run.js';
 import { createSecondOpinion } from './second-opinion.js';
 
@@ -13,14 +14,25 @@ export interface NorrisModeParts {
   config: Config;
   env: Record<string, string | undefined>;
   core: TurnCore;
-  /** Runs the commands Norris decides on, as typed shell lines. */
+  /** Runs the commands Norris decides on as typed shell lines, where no sandbox can be built. */
   commands: CommandRunner;
+  /** The sandbox (box.ts): whether one can be built, and a step run in it from `start`. */
+  box: {
+    availability(): Promise<BoxAvailability>;
+    run(command: string, start: string, signal: AbortSignal): Promise<void>;
+  };
+  /** The session shell's directory now: where a run starts. */
+  cwd: () => string;
   /** The one approval gate (HALT asks through it; with nobody to ask it aborts). */
   gate: ApprovalGate;
   status: (message: string) => void;
   /** Applied to what the second opinion sends. */
   redact: (text: string) => string;
 }
+
+/** What the model is told of the box with its goal. */
+const BOX_RULES = (network: boolean) =>
+  `Each command runs in a sandbox, in a fresh shell started in the session's directory: a \`cd\`, variables or functions do not carry over to the next command. Writes are allowed only inside the project's work tree (not its .git) and /tmp${network ? '' : '; there is no network'}; credentials (~/.ssh, ~/.aws, ...) cannot be read.`;
 
 export class NorrisMode {
   readonly #parts: NorrisModeParts;
@@ -38,14 +50,23 @@ export class NorrisMode {
   /** Runs toward `goal` on preset `model` until the loop ends; Ctrl-C (the signal) halts it. */
   async run(goal: string, model: string, signal: AbortSignal): Promise<NorrisEnd> {
     if (this.#running) throw new UsageError('Norris is already running');
-    const { config, core, commands, gate, status } = this.#parts;
+    const { config, core, commands, gate, status, box } = this.#parts;
     this.#running = true;
     try {
+      const start = this.#parts.cwd();
+      const availability = await box.availability();
+      const where = availability.available ? 'boxed' : config.norris.unsandboxed;
+      if (!availability.available) {
+        const then = where === 'ask' ? 'each command asks first' : 'commands run without asking (norris.unsandboxed: allow)';
+        status(`[Norris] no sandbox here (${availability.why}): ${then}`);
+      }
       const end = await runNorris(
         goal,
         {
           request: (content, gate, norrisSuffix, s) => core.request(content, model, s, { gate, maxDepth: 1, norrisSuffix }),
-          runCommand: (command, s) => commands.run(command, s),
+          runCommand: (command, s) => (where === 'boxed' ? box.run(command, start, s) : commands.run(command, s)),
+          box: where,
+          boxRules: BOX_RULES(config.norris.network),
           note: (text) => core.pending.note(text),
           gate,
           status,

@@ -29,6 +29,13 @@ export interface NorrisHost {
   setSummarizing(enabled: boolean): void;
   maxSteps: number;
   /**
+   * Where commands run: 'boxed' (the sandbox), or without one, 'ask' before each command the
+   * policy let through (`[Norris] no sandbox here: run '<cmd>'? [y/N/a]`) or 'allow' them.
+   */
+  box: 'boxed' | 'ask' | 'allow';
+  /** For 'boxed': what the box allows, told to the model with the goal. */
+  boxRules?: string;
+  /**
    * `norris.second_opinion`: asks another model whether a command the static check passed is
    * destructive; true (or a failure to answer) means HALT. Cached per session by the host.
    */
@@ -36,12 +43,13 @@ export interface NorrisHost {
 }
 
 /** The block that ends the system message while Norris runs; it carries the goal. */
-export function norrisSuffix(goal: string): string {
+export function norrisSuffix(goal: string, boxRules?: string): string {
   return [
     '[NORRIS MODE] You are working autonomously toward this goal:',
     goal,
     'Work in small steps. In each reply, call tools or propose shell commands as `CMD: ` lines; their results come back to you in the next turn.',
     'Non-destructive commands run without asking; destructive ones wait for the user.',
+    ...(boxRules ? [boxRules] : []),
     `When the goal is fully achieved, reply with the exact line \`${GOAL_LINE}\`.`,
   ].join('\n');
 }
@@ -50,7 +58,8 @@ export function norrisSuffix(goal: string): string {
 export async function runNorris(goal: string, host: NorrisHost, signal: AbortSignal): Promise<NorrisEnd> {
   let aborted = false;
   let skipsInRow = 0;
-  const suffix = norrisSuffix(goal);
+  let unboxedAllowed = host.box === 'allow';
+  const suffix = norrisSuffix(goal, host.box === 'boxed' ? host.boxRules : undefined);
 
   const escalate = async (): Promise<boolean> => {
     if (skipsInRow < 3) return true;
@@ -92,6 +101,13 @@ export async function runNorris(goal: string, host: NorrisHost, signal: AbortSig
       }
 
       let ranCommands = false;
+      /** A command the person said no to: the model is told; three in a row ask whether to go on. */
+      const skip = (command: string): Promise<boolean> => {
+        skipsInRow++;
+        host.note(`${SKIPPED_CMD}: ${command}`);
+        ranCommands = true;
+        return escalate();
+      };
       for (const command of extractCmdLines(result.text)) {
         if (signal.aborted) return 'halted';
         let decision = host.gate.judge({ type: 'command', command, norris: true });
@@ -109,10 +125,20 @@ export async function runNorris(goal: string, host: NorrisHost, signal: AbortSig
           const answer = await host.gate.halt(`${decision.reason}: ${command}`);
           if (answer === 'abort') return 'aborted';
           if (answer === 'skip') {
-            skipsInRow++;
-            host.note(`${SKIPPED_CMD}: ${command}`);
-            ranCommands = true;
-            if (!(await escalate())) return 'aborted';
+            if (!(await skip(command))) return 'aborted';
+            continue;
+          }
+        } else if (host.box === 'ask' && !unboxedAllowed) {
+          // No sandbox: what the policy lets through still asks (a HALT just answered did).
+          const answer = await host.gate.unboxed(command);
+          if (signal.aborted) return 'halted';
+          if (answer === 'nobody') {
+            host.status(`[Norris] no sandbox and nobody to ask: '${command}' not run`);
+            return 'aborted';
+          }
+          if (answer === 'always') unboxedAllowed = true;
+          if (answer === 'no') {
+            if (!(await skip(command))) return 'aborted';
             continue;
           }
         }

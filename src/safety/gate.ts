@@ -114,6 +114,16 @@ export class ApprovalGate implements ToolGate {
     return { approved: answer === 'yes' && !signal.aborted, by: 'user' };
   }
 
+  /**
+   * Norris without a sandbox: `[Norris] no sandbox here: run '<cmd>'? [y/N/a]` ("a": the rest of
+   * this run). Defaults to no; with nobody to ask the answer is 'nobody' (the run aborts).
+   */
+  async unboxed(command: string): Promise<'yes' | 'no' | 'always' | 'nobody'> {
+    const { ask } = this.#opts;
+    if (!ask) return 'nobody';
+    return parseAnswer(await ask(`[Norris] no sandbox here: run '${command}'? [y/N/a] `), true) as 'yes' | 'no' | 'always';
+  }
+
   /** The Norris HALT question about `what`; with nobody to ask it aborts. */
   async halt(what: string): Promise<HaltAnswer> {
     const { ask } = this.#opts;

@@ -69,3 +69,18 @@ export class Redactor {
     return out.replace(SECRET_ASSIGNMENT, (whole, name: string, quoted?: string) => (quoted === undefined ? `${name}=[redacted:${name}]` : `${name}='[redacted:${name}]'`));
   };
 }
+
+/**
+ * `env` without the variables that hold a secret by the redactor's rules: a name that looks secret
+ * (whatever the value's length), or a value that is a secret the config names (`key_env`,
+ * `auth_env`, ...). What a Norris step in its sandbox gets of the session's environment.
+ */
+export function withoutSecrets(env: Record<string, string | undefined>, config: Pick<Config, 'models' | 'mcp'>): Record<string, string> {
+  const secrets = new Set(findSecrets(env, config).map((s) => s.value));
+  const kept: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined || SECRET_NAME.test(name) || secrets.has(value.trim())) continue;
+    kept[name] = value;
+  }
+  return kept;
+}

@@ -32,6 +32,11 @@ export interface RunShellOptions {
   env: Record<string, string | undefined>;
   /** The shell binary; run as `<program> -c <command>`. */
   program: string;
+  /**
+   * A program and its arguments put before `<program> -c <command>` (a sandbox such as bwrap).
+   * Its own stderr is captured too, so a wrapper that fails says why.
+   */
+  wrap?: readonly string[];
   /** Give the child the terminal and capture nothing. */
   interactive?: boolean;
   /** stdin for captured runs: the terminal ('inherit') or nothing ('ignore'). */
@@ -76,7 +81,8 @@ function spawnShell(command: string, opts: RunShellOptions): Promise<ExecResult>
   const script = mergeStderr ? `exec 2>&1; ${command}` : command;
   const stdio: StdioOptions = interactive
     ? 'inherit'
-    : [opts.stdin ?? 'ignore', 'pipe', mergeStderr ? 'ignore' : 'pipe'];
+    : [opts.stdin ?? 'ignore', 'pipe', mergeStderr && !opts.wrap ? 'ignore' : 'pipe'];
+  const [file, ...args] = opts.wrap?.length ? [...opts.wrap, opts.program, '-c', script] : [opts.program, '-c', script];
 
   return new Promise<ExecResult>((resolve) => {
     if (opts.terminate?.aborted) {
@@ -94,7 +100,7 @@ function spawnShell(command: string, opts: RunShellOptions): Promise<ExecResult>
 
     let child: ReturnType<typeof spawn>;
     try {
-      child = spawn(opts.program, ['-c', script], {
+      child = spawn(file!, args, {
         cwd: opts.cwd,
         env: opts.env as NodeJS.ProcessEnv,
         stdio,
@@ -183,8 +189,9 @@ function signalExit(signal: NodeJS.Signals): number {
 
 function startFailure(opts: RunShellOptions, err: unknown): ExecResult {
   const code = (err as NodeJS.ErrnoException).code;
-  let reason = `cannot start ${opts.program}: ${String((err as Error).message ?? err)}`;
+  const program = opts.wrap?.[0] ?? opts.program;
+  let reason = `cannot start ${program}: ${String((err as Error).message ?? err)}`;
   // spawn says ENOENT both for a missing shell and for a missing working directory.
-  if (code === 'ENOENT') reason = existsSync(opts.cwd) ? `shell not found: ${opts.program}` : `working directory no longer exists: ${opts.cwd}`;
+  if (code === 'ENOENT') reason = existsSync(opts.cwd) ? `${opts.wrap ? 'program' : 'shell'} not found: ${program}` : `working directory no longer exists: ${opts.cwd}`;
   return { exitCode: 127, signal: null, output: '', truncated: false, binary: false, error: reason };
 }

@@ -208,17 +208,33 @@ export class ShellRunner {
       return;
     }
     const interactive = isTTY && isInteractiveCommand(command, shell.interactive);
+    // On a terminal the child shares aish's process group, so Ctrl-C reaches it from the
+    // terminal itself; from a pipe aish forwards the interrupt to the child's own group.
+    await this.#runOwnProcess(command, signal, { cwd: this.#state.cwd, env: this.#state.env, interactive, stdin: isTTY ? 'inherit' : 'ignore', detached: !isTTY });
+  }
+
+  /**
+   * Runs `command` in a fresh `<shell> -c` behind `wrap` (a sandbox's argv), never in the session's
+   * shell: what it changes (variables, the directory) does not outlive it. No terminal and no
+   * input; its own process group, so the signal stops it from a terminal too. Shown and captured
+   * like a typed line; resolves the exit code and what the model will read.
+   */
+  async runIsolated(command: string, signal: AbortSignal, how: { wrap: readonly string[]; env: Record<string, string> }): Promise<{ exitCode: number; output: string }> {
+    return this.#runOwnProcess(command, signal, { cwd: this.#state.cwd, env: how.env, wrap: how.wrap, interactive: false, stdin: 'ignore', detached: true });
+  }
+
+  /** A line in its own process (runShell) inside an exec frame; the output joins the pending buffer. */
+  async #runOwnProcess(
+    command: string,
+    signal: AbortSignal,
+    how: { cwd: string; env: Record<string, string | undefined>; wrap?: readonly string[]; interactive: boolean; stdin: 'inherit' | 'ignore'; detached: boolean },
+  ): Promise<{ exitCode: number; output: string }> {
+    const { view, shell } = this.#parts;
     let hidden = false;
     view.execBegin(command);
     const result = await runShell(command, {
-      cwd: this.#state.cwd,
-      env: this.#state.env,
+      ...how,
       program: this.#program,
-      interactive,
-      stdin: isTTY ? 'inherit' : 'ignore',
-      // On a terminal the child shares aish's process group, so Ctrl-C reaches it from the
-      // terminal itself; from a pipe aish forwards the interrupt to the child's own group.
-      detached: !isTTY,
       captureMaxChars: shell.capture_max_chars,
       onOutput: (text) => {
         if (!hidden && text.includes('\0')) hidden = true;
@@ -232,6 +248,7 @@ export class ShellRunner {
     if (hidden) view.status('binary output not shown and not captured');
     else if (result.truncated) view.status(`output capped at ${shell.capture_max_chars} chars for the model (head and tail kept)`);
     this.#parts.pending.append({ command, output: result.output, exitCode: result.exitCode });
+    return { exitCode: result.exitCode, output: result.output };
   }
 
   /**

@@ -17,6 +17,15 @@ describe('configEffects', () => {
     ['permissions', { permissions: { allow: ['*'], deny: [] } }, ['loosens: commands the model proposes run without asking when they match: *', 'loosens: permissions.deny replaces your own list with: (none)']],
     ['shell.confirm_cmd off and shell.program', { shell: { confirm_cmd: false, program: '/tmp/evil', prompt: '> ' } }, ['starts: every shell line with /tmp/evil', "loosens: shell.confirm_cmd = false: the model's CMD: lines run without asking", 'sets: shell.prompt']],
     ['auto-approved tools, sampling, elicitation, roots', { mcp: { auto_approve: { 'x__*': true, y: false }, sampling: 'allow', elicitation: 'defaults', roots: ['~'] } }, ['sends: these directories are offered to MCP servers: ~', 'loosens: these tools run without asking: x__*', "loosens: servers' requests for a model answer are allowed when nobody can confirm (mcp.sampling)", "loosens: servers' questions are answered with their defaults when nobody can answer (mcp.elicitation)"]],
+    [
+      'the Norris sandbox opened',
+      { norris: { sandbox: 'off', network: true, unsandboxed: 'allow' } },
+      [
+        'loosens: Norris (the autonomous mode): norris.sandbox = off: its commands run outside the sandbox',
+        'loosens: Norris (the autonomous mode): norris.network = true: its sandboxed commands reach the network',
+        'loosens: Norris (the autonomous mode): norris.unsandboxed = allow: without a sandbox its commands run without asking',
+      ],
+    ],
     ['norris, history.dir, cloud fallback, the rest', { norris: { max_steps: 99 }, history: { dir: '/tmp/h' }, routing: { cloud_fallback: true, auto: true }, context: { max_turns: 3 }, default_model: 'x' }, ['sends: sessions and memory are written to /tmp/h', 'sends: questions go to the fallback preset when the local one fails (routing.cloud_fallback)', 'loosens: Norris (the autonomous mode): norris.max_steps = 99', 'sets: routing.auto, context.max_turns, default_model']],
   ])('%s', (_label, data, expected) => {
     expect(kinds(configEffects(data))).toEqual(expected);

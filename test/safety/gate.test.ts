@@ -132,3 +132,21 @@ describe('ApprovalGate: HALT', () => {
     expect(await gateWith(null).gate.halt('x')).toBe('abort');
   });
 });
+
+describe('ApprovalGate: Norris without a sandbox', () => {
+  it.each<[string | null, string]>([
+    ['y', 'yes'],
+    ['a', 'always'],
+    ['', 'no'],
+    [null, 'no'],
+    ['p', 'no'],
+  ])('%j → %s', async (answer, expected) => {
+    const { gate, asked } = gateWith([answer]);
+    expect(await gate.unboxed('make test')).toBe(expected);
+    expect(asked).toEqual(["[Norris] no sandbox here: run 'make test'? [y/N/a] "]);
+  });
+
+  it('with nobody to ask the answer is nobody (the run aborts)', async () => {
+    expect(await gateWith(null).gate.unboxed('make test')).toBe('nobody');
+  });
+});

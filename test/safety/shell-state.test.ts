@@ -194,6 +194,7 @@ describe('Norris HALTs on a line that changes the shell', () => {
       status: () => {},
       setSummarizing: () => {},
       maxSteps: 3,
+      box: 'boxed',
     };
     return { host, asked, ran };
   }

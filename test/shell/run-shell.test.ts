@@ -14,6 +14,15 @@ describe('runShell', () => {
     expect(live.join('')).toBe('one\ntwo\nthree\n');
   });
 
+  it('runs behind a wrapper argv (a sandbox), whose own stderr is captured too', async () => {
+    const r = await runShell('echo "$0 ran"; echo err >&2', { ...base, wrap: ['/usr/bin/env', 'WRAPPED=1'] });
+    expect(r).toMatchObject({ exitCode: 0, output: '/bin/bash ran\nerr' });
+    const failed = await runShell('true', { ...base, wrap: ['/bin/sh', '-c', 'echo "wrapper: no box" >&2; exit 1', 'sh'] });
+    expect(failed).toMatchObject({ exitCode: 1, output: 'wrapper: no box' });
+    const missing = await runShell('true', { ...base, wrap: ['/nonexistent/bwrap'] });
+    expect(missing).toMatchObject({ exitCode: 127, error: 'program not found: /nonexistent/bwrap' });
+  });
+
   it('reports the exit code', async () => {
     expect((await runShell('exit 3', base)).exitCode).toBe(3);
   });

@@ -29,8 +29,9 @@ function write(file: string, config: unknown): string {
   return file;
 }
 
-export function makeHome(extraEnv: Record<string, string> = {}): AishHome {
-  const home = mkdtempSync(path.join(tmpdir(), 'aish-test-'));
+/** `base`: where the home is made (the Norris sandbox tests need one outside /tmp, which the box replaces). */
+export function makeHome(extraEnv: Record<string, string> = {}, base = tmpdir()): AishHome {
+  const home = mkdtempSync(path.join(base, 'aish-test-'));
   const cwd = path.join(home, 'work');
   mkdirSync(cwd);
   const env: Record<string, string> = {

@@ -1,0 +1,144 @@
+// Norris steps in the sandbox: finds bubblewrap and tries a trivial boxed `true` once per session
+// (the answer says why there is no box, if there is none), then runs each step as a fresh
+// `<shell> -c` behind the box's argv (sandbox.ts), from the session shell's directory and exported
+// environment without its secrets, and tells the model when the box stopped a step.
+
+import { spawn } from 'node:child_process';
+import { realpathSync, statSync } from 'node:fs';
+import { platform } from 'node:os';
+import path from 'node:path';
+import { CONFIG_SEARCH_PLACES } from '../config/load.js';
+import type { Config } from '../config/schema.js';
+import { workTreeOf } from '../project/git.js';
+import { withoutSecrets } from '../safety/redact.js';
+import { bwrapArgv, blockedNote, laterRunPlaces, secretPlaces, type BoxPath, type BoxSettings } from './sandbox.js';
+
+/** Whether steps can be boxed here; `why` says why not. */
+export type BoxAvailability = { available: true } | { available: false; why: string };
+
+/** The part of the session's shell the box runs steps through (ShellRunner). */
+export interface IsolatedShell {
+  readonly cwd: string;
+  readonly env: Record<string, string | undefined>;
+  syncEnv(): Promise<void>;
+  runIsolated(command: string, signal: AbortSignal, how: { wrap: readonly string[]; env: Record<string, string> }): Promise<{ exitCode: number; output: string }>;
+}
+
+export interface NorrisBoxParts {
+  config: Pick<Config, 'norris' | 'models' | 'mcp'>;
+  /** aish's own environment: HOME, the XDG folders, PATH to find bwrap. */
+  env: Record<string, string | undefined>;
+  shell: IsolatedShell;
+  /** Adds a note for the model to the pending output. */
+  note: (text: string) => void;
+}
+
+/** How long the probe may take before the box counts as unavailable. */
+const PROBE_TIMEOUT_MS = 5000;
+
+export class NorrisBox {
+  readonly #parts: NorrisBoxParts;
+  #availability: Promise<BoxAvailability> | null = null;
+
+  constructor(parts: NorrisBoxParts) {
+    this.#parts = parts;
+  }
+
+  /** Whether a box can be built, found out once per session by building one around `true`. */
+  availability(): Promise<BoxAvailability> {
+    this.#availability ??= this.#probe();
+    return this.#availability;
+  }
+
+  async #probe(): Promise<BoxAvailability> {
+    if (this.#parts.config.norris.sandbox === 'off') return { available: false, why: 'norris.sandbox is off' };
+    if (platform() !== 'linux') return { available: false, why: `no sandbox on ${platform()} (Linux only)` };
+    const bwrap = findProgram('bwrap', this.#parts.env.PATH);
+    if (!bwrap) return { available: false, why: 'bubblewrap (bwrap) is not installed' };
+    const dir = this.#parts.env.HOME || '/';
+    const argv = bwrapArgv({ bwrap, tree: dir, cwd: dir, network: this.#parts.config.norris.network, hidden: [], readOnly: [] });
+    const failure = await tryRun([...argv, 'true'], { PATH: this.#parts.env.PATH ?? '/usr/bin:/bin' });
+    return failure === null ? { available: true } : { available: false, why: `bwrap cannot build a sandbox here (${failure})` };
+  }
+
+  /**
+   * Runs one step in the box, from the session shell's directory. `start` is where Norris started:
+   * the tree when the step's directory is in no git work tree. Never rejects.
+   */
+  async run(command: string, start: string, signal: AbortSignal): Promise<void> {
+    const { shell, config } = this.#parts;
+    await shell.syncEnv();
+    const settings = await this.settings(shell.cwd, start);
+    const result = await shell.runIsolated(command, signal, { wrap: bwrapArgv(settings), env: withoutSecrets(shell.env, config) });
+    if (signal.aborted) return;
+    const note = blockedNote(result, settings);
+    if (note) this.#parts.note(note);
+  }
+
+  /** The box for a step in `cwd`: its tree and the places that exist now. */
+  async settings(cwd: string, start: string): Promise<BoxSettings> {
+    const { config, env } = this.#parts;
+    const home = env.HOME || '/';
+    const tree = realOf((await workTreeOf(cwd, env))?.root ?? start);
+    const ownConfigs = CONFIG_SEARCH_PLACES.filter((name) => name.startsWith('.'));
+    return {
+      bwrap: findProgram('bwrap', env.PATH) ?? 'bwrap',
+      tree,
+      cwd,
+      network: config.norris.network,
+      hidden: existing(secretPlaces(home, env, config.norris.hidden_paths)),
+      readOnly: existing(laterRunPlaces(tree, home, ownConfigs)),
+    };
+  }
+}
+
+/** The paths that exist, resolved (a symlinked ~/.ssh hides its target), each once. */
+function existing(paths: readonly string[]): BoxPath[] {
+  const found = new Map<string, BoxPath>();
+  for (const p of paths) {
+    try {
+      const real = realpathSync(p);
+      found.set(real, { path: real, kind: statSync(real).isDirectory() ? 'dir' : 'file' });
+    } catch {
+      // Not there: nothing to hide.
+    }
+  }
+  return [...found.values()];
+}
+
+function realOf(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return path.resolve(p);
+  }
+}
+
+/** `name` on `PATH`, as an absolute path, or null. */
+function findProgram(name: string, pathVar: string | undefined): string | null {
+  for (const dir of (pathVar ?? '/usr/bin:/bin').split(':')) {
+    if (!path.isAbsolute(dir)) continue;
+    const file = path.join(dir, name);
+    try {
+      if (statSync(file).isFile()) return file;
+    } catch {
+      // Not in this folder.
+    }
+  }
+  return null;
+}
+
+/** Runs argv; null when it exited 0, else what went wrong (its first line of stderr). */
+function tryRun(argv: readonly string[], env: Record<string, string>): Promise<string | null> {
+  return new Promise((resolve) => {
+    const [file, ...args] = argv as [string, ...string[]];
+    let stderr = '';
+    const child = spawn(file, args, { env, stdio: ['ignore', 'ignore', 'pipe'], timeout: PROBE_TIMEOUT_MS });
+    child.stderr.on('data', (b: Buffer) => (stderr += b.toString('utf8')));
+    child.on('error', (err) => resolve(err.message));
+    child.on('close', (code, signal) => {
+      if (code === 0) resolve(null);
+      else resolve(stderr.trim().split('\n')[0]?.replace(/^bwrap: /, '') || (signal ? `killed by ${signal}` : `exit ${code}`));
+    });
+  });
+}

@@ -1,0 +1,130 @@
+// The Norris sandbox, as data (pure): which places are secret, the bubblewrap argv a step runs
+// behind, and whether a failed step was stopped by the box. The box: user, mount, pid, ipc and uts
+// namespaces, an empty network namespace unless `norris.network`, the whole filesystem read-only
+// but the work tree (its `.git` and the files that run later stay read-only) and a private /tmp,
+// the secret places replaced by empty unreadable mounts, no capabilities, a session of its own.
+// box.ts does the I/O (probing, stat, git); docs/security.md says what the box allows.
+
+import path from 'node:path';
+
+/** A path the box hides or keeps read-only, with what it is (a folder and a file mount differently). */
+export interface BoxPath {
+  path: string;
+  kind: 'dir' | 'file';
+}
+
+export interface BoxSettings {
+  /** bwrap's path. */
+  bwrap: string;
+  /** Where writes are allowed: the step's git work tree top, else where Norris started. */
+  tree: string;
+  /** The directory the step starts in. */
+  cwd: string;
+  network: boolean;
+  /** Existing secret places: unreadable, unwritable, empty. */
+  hidden: readonly BoxPath[];
+  /** Existing places inside the tree that stay read-only (`.git`, rc files when the tree holds HOME). */
+  readOnly: readonly BoxPath[];
+}
+
+/** The places secrets live under `home`, and aish's own state, config and data folders. */
+export function secretPlaces(home: string, env: Record<string, string | undefined>, extra: readonly string[]): string[] {
+  const inHome = ['.ssh', '.aws', '.gnupg', '.config/gh', '.netrc', '.docker', '.kube'].map((p) => path.join(home, p));
+  const xdg = (name: string, fallback: string) => path.join(env[name] || path.join(home, fallback), 'aish');
+  const own = [xdg('XDG_STATE_HOME', '.local/state'), xdg('XDG_CONFIG_HOME', '.config'), xdg('XDG_DATA_HOME', '.local/share')];
+  const more = extra.map((p) => (p === '~' ? home : p.startsWith('~/') ? path.join(home, p.slice(2)) : path.resolve(home, p)));
+  return [...new Set([...inHome, ...own, ...more])];
+}
+
+/**
+ * Files inside the tree that stay read-only because something outside the box runs them later:
+ * the repository's `.git` (hooks, `core.fsmonitor`, aliases) and, when the tree holds the home
+ * folder, the shell's rc files, git's config and the person's own aish config files.
+ */
+export function laterRunPlaces(tree: string, home: string, ownConfigNames: readonly string[]): string[] {
+  const places = [path.join(tree, '.git')];
+  if (isInside(home, tree)) {
+    const rc = ['.bashrc', '.bash_profile', '.bash_login', '.bash_logout', '.profile', '.zshenv', '.zshrc', '.zprofile', '.zlogin', '.zlogout', '.gitconfig', '.config/git'];
+    places.push(...[...rc, ...ownConfigNames].map((p) => path.join(home, p)));
+  }
+  return places;
+}
+
+/** Whether `inner` is `outer` or below it. */
+export function isInside(inner: string, outer: string): boolean {
+  const rel = path.relative(outer, inner);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+/**
+ * The argv that runs a command in the box: `[bwrap, ...options, '--']`; the caller appends
+ * `<shell> -c <command>`. Mounts are applied in order, so the tree is made writable after the
+ * private /tmp (a tree under /tmp stays visible), and the hidden and read-only places come last
+ * (a secret place inside the tree stays hidden).
+ */
+export function bwrapArgv(s: BoxSettings): string[] {
+  const argv = [
+    s.bwrap,
+    '--unshare-user',
+    '--unshare-pid',
+    '--unshare-ipc',
+    '--unshare-uts',
+    '--unshare-cgroup-try',
+    ...(s.network ? [] : ['--unshare-net']),
+    // The step's processes end with it (a daemon it starts too: the pid namespace ends), it
+    // cannot type into aish's terminal (TIOCSTI), and as root it keeps no capability.
+    '--die-with-parent',
+    '--new-session',
+    '--cap-drop',
+    'ALL',
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    // Its own /proc: no other process's environment or command line can be read.
+    '--proc',
+    '/proc',
+    '--tmpfs',
+    '/tmp',
+    // Sockets of the running system (docker, the session bus, an ssh or gpg agent) live under
+    // /run; a read-only mount does not stop connecting to a socket.
+    '--tmpfs',
+    '/run',
+    ...(s.network ? ['--ro-bind-try', '/run/systemd/resolve', '/run/systemd/resolve'] : []),
+    '--bind',
+    s.tree,
+    s.tree,
+  ];
+  for (const p of s.readOnly) argv.push('--ro-bind', p.path, p.path);
+  for (const p of s.hidden) {
+    if (p.kind === 'dir') argv.push('--perms', '0000', '--tmpfs', p.path, '--remount-ro', p.path);
+    // A device node on a bind mount (nodev) cannot be opened: reading it says "Permission denied".
+    else argv.push('--ro-bind', '/dev/null', p.path);
+  }
+  argv.push('--chdir', s.cwd, '--');
+  return argv;
+}
+
+/** What the model is told when a step failed because of the box; null when it did not. */
+export function blockedNote(result: { exitCode: number; output: string }, s: Pick<BoxSettings, 'tree' | 'network' | 'hidden' | 'readOnly'>): string | null {
+  if (result.exitCode === 0) return null;
+  const text = result.output;
+  const lines = text.split('\n');
+  const start = /^bwrap: (.*)$/m.exec(text);
+  if (start && result.exitCode === 1) return `[aish] the Norris sandbox could not start: ${start[1]}`;
+  const reasons: string[] = [];
+  if (!s.network && NO_NETWORK.test(text)) reasons.push('no network');
+  if (/Read-only file system|EROFS/.test(text)) {
+    const git = s.readOnly.some((p) => path.basename(p.path) === '.git');
+    reasons.push(`read-only file system outside ${s.tree}${git ? ' (and in its .git)' : ''}`);
+  }
+  const hidden = s.hidden.find((p) => lines.some((line) => /Permission denied|EACCES/.test(line) && line.includes(p.path)));
+  if (hidden) reasons.push(`${hidden.path} cannot be read in the box`);
+  else if (s.hidden.length > 0 && lines.some((line) => /Permission denied|EACCES/.test(line) && /~\/|\$HOME/.test(line))) reasons.push('the places secrets live cannot be read in the box');
+  return reasons.length > 0 ? `[aish] blocked by the Norris sandbox: ${reasons.join('; ')}` : null;
+}
+
+/** Messages of programs that found no network (curl, wget, git, ssh, bash's /dev/tcp, Node, Python, DNS). */
+const NO_NETWORK =
+  /Network is unreachable|Could not resolve host|Couldn't connect to server|Failed to connect to|Temporary failure in name resolution|Name or service not known|unable to resolve host|Could not resolve hostname|getaddrinfo (ENOTFOUND|EAI_AGAIN)|ENETUNREACH|EAI_AGAIN|connect: Connection refused|\/dev\/tcp\/[^:\n]*: Connection refused|Name resolution failure|No address associated with hostname/;

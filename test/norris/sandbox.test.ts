@@ -1,0 +1,189 @@
+// The Norris sandbox as data: the bwrap argv built from the settings, the secret places, what
+// stays read-only in the tree, and which failures are the box's doing. Then the real thing:
+// NorrisBox's probe and a step through a real ShellRunner behind bubblewrap.
+
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { resolveConfig } from '../../src/config/schema.js';
+import { PendingOutput } from '../../src/context/pending-output.js';
+import { NorrisBox } from '../../src/norris/box.js';
+import { blockedNote, bwrapArgv, isInside, laterRunPlaces, secretPlaces, type BoxSettings } from '../../src/norris/sandbox.js';
+import { withoutSecrets } from '../../src/safety/redact.js';
+import { ShellRunner } from '../../src/shell/shell-runner.js';
+import { canSandbox } from '../support/programs.js';
+
+const base: BoxSettings = {
+  bwrap: '/usr/bin/bwrap',
+  tree: '/home/me/src/app',
+  cwd: '/home/me/src/app/lib',
+  network: false,
+  hidden: [
+    { path: '/home/me/.ssh', kind: 'dir' },
+    { path: '/home/me/.netrc', kind: 'file' },
+  ],
+  readOnly: [{ path: '/home/me/src/app/.git', kind: 'dir' }],
+};
+
+/** The value after each occurrence of `flag`. */
+const after = (argv: string[], flag: string, n = 1) => argv.flatMap((a, i) => (a === flag ? [argv.slice(i + 1, i + 1 + n).join(' ')] : []));
+
+describe('bwrapArgv', () => {
+  it('starts with bwrap, ends with --chdir <cwd> --, and unshares the network by default', () => {
+    const argv = bwrapArgv(base);
+    expect(argv[0]).toBe('/usr/bin/bwrap');
+    expect(argv.slice(-3)).toEqual(['--chdir', '/home/me/src/app/lib', '--']);
+    expect(argv).toContain('--unshare-net');
+    for (const flag of ['--unshare-user', '--unshare-pid', '--die-with-parent', '--new-session']) expect(argv).toContain(flag);
+    expect(after(argv, '--cap-drop')).toEqual(['ALL']);
+  });
+
+  it('norris.network keeps the network (and the resolver under /run)', () => {
+    const argv = bwrapArgv({ ...base, network: true });
+    expect(argv).not.toContain('--unshare-net');
+    expect(after(argv, '--ro-bind-try', 2)).toEqual(['/run/systemd/resolve /run/systemd/resolve']);
+  });
+
+  it('the whole filesystem read-only, then /tmp and /run private, then the tree writable, then the read-only and hidden places', () => {
+    const argv = bwrapArgv(base);
+    const at = (...seq: string[]) => argv.findIndex((_, i) => seq.every((s, j) => argv[i + j] === s));
+    const order = [at('--ro-bind', '/', '/'), at('--tmpfs', '/tmp'), at('--tmpfs', '/run'), at('--bind', base.tree, base.tree), at('--ro-bind', '/home/me/src/app/.git'), at('--tmpfs', '/home/me/.ssh'), at('--ro-bind', '/dev/null', '/home/me/.netrc')];
+    expect(order.every((i) => i >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+  });
+
+  it('a hidden folder is an empty tmpfs of mode 0000, read-only; a hidden file is /dev/null on a nodev mount', () => {
+    const argv = bwrapArgv(base);
+    const i = argv.indexOf('/home/me/.ssh');
+    expect(argv.slice(i - 3, i + 3)).toEqual(['--perms', '0000', '--tmpfs', '/home/me/.ssh', '--remount-ro', '/home/me/.ssh']);
+    expect(after(argv, '--ro-bind', 2)).toContain('/dev/null /home/me/.netrc');
+  });
+});
+
+describe('secretPlaces and laterRunPlaces', () => {
+  it('names the credentials folders, aish own XDG folders and norris.hidden_paths (~ expanded)', () => {
+    const places = secretPlaces('/h', { XDG_STATE_HOME: '/s' }, ['~/.config/rclone', '/srv/keys']);
+    expect(places).toEqual(
+      expect.arrayContaining(['/h/.ssh', '/h/.aws', '/h/.gnupg', '/h/.config/gh', '/h/.netrc', '/h/.docker', '/h/.kube', '/s/aish', '/h/.config/aish', '/h/.local/share/aish', '/h/.config/rclone', '/srv/keys']),
+    );
+  });
+
+  it("keeps the tree's .git read-only; rc files and aish's own config too when the tree holds HOME", () => {
+    expect(laterRunPlaces('/h/src/app', '/h', ['.aishrc.json'])).toEqual(['/h/src/app/.git']);
+    const inHome = laterRunPlaces('/h', '/h', ['.aishrc.json']);
+    expect(inHome).toEqual(expect.arrayContaining(['/h/.git', '/h/.bashrc', '/h/.zshrc', '/h/.profile', '/h/.gitconfig', '/h/.aishrc.json']));
+  });
+
+  it.each([
+    ['/a/b', '/a', true],
+    ['/a', '/a', true],
+    ['/ab', '/a', false],
+    ['/', '/a', false],
+  ])('isInside(%s, %s) is %s', (inner, outer, yes) => {
+    expect(isInside(inner, outer)).toBe(yes);
+  });
+});
+
+describe('blockedNote', () => {
+  it.each([
+    ['curl: (7) Failed to connect to 127.0.0.1 port 9 after 0 ms: Couldn\'t connect to server', 7, 'no network'],
+    ['curl: (6) Could not resolve host: example.com', 6, 'no network'],
+    ['bash: connect: Network is unreachable\nbash: /dev/tcp/1.2.3.4/80: Network is unreachable', 1, 'no network'],
+    ['fatal: unable to access \'https://github.com/x/y/\': Could not resolve host: github.com', 128, 'no network'],
+    ['npm ERR! request to https://registry.npmjs.org/x failed, reason: getaddrinfo EAI_AGAIN registry.npmjs.org', 1, 'no network'],
+    ['sh: 1: cannot create /home/me/outside.txt: Read-only file system', 2, 'read-only file system outside /home/me/src/app (and in its .git)'],
+    ["fatal: Unable to create '/home/me/src/app/.git/index.lock': Read-only file system", 128, 'read-only file system outside'],
+    ['cat: /home/me/.ssh/id_rsa: Permission denied', 1, '/home/me/.ssh cannot be read in the box'],
+    ['cat: /home/me/.netrc: Permission denied', 1, '/home/me/.netrc cannot be read in the box'],
+  ])('%j (exit %i) is the box: %s', (output, exitCode, why) => {
+    const note = blockedNote({ exitCode, output }, base);
+    expect(note).toMatch(/^\[aish\] blocked by the Norris sandbox: /);
+    expect(note).toContain(why);
+  });
+
+  it.each([
+    ['ok', 0],
+    ['Could not resolve host: example.com', 0],
+    ['npm ERR! Test failed', 1],
+    ['cat: /etc/shadow: Permission denied', 1],
+    ['error: src/x.ts(3,1): expected ;', 2],
+  ])('%j (exit %i) is not the box', (output, exitCode) => {
+    expect(blockedNote({ exitCode, output }, base)).toBeNull();
+  });
+
+  it('with norris.network on, a network failure is not blamed on the box', () => {
+    expect(blockedNote({ exitCode: 6, output: 'curl: (6) Could not resolve host: example.com' }, { ...base, network: true })).toBeNull();
+  });
+
+  it('a box that could not be built says so', () => {
+    expect(blockedNote({ exitCode: 1, output: 'bwrap: Can\'t mkdir /x: Read-only file system' }, base)).toBe("[aish] the Norris sandbox could not start: Can't mkdir /x: Read-only file system");
+  });
+});
+
+describe('withoutSecrets', () => {
+  it('drops secret-looking names whatever the length, and the values of named keys', () => {
+    const config = resolveConfig({ models: { fast: { endpoint: 'http://127.0.0.1:1/v1', model: 'm', key_env: 'MY_LLM' } } }, {});
+    if (!config.ok) throw new Error('config');
+    const env = withoutSecrets({ HOME: '/h', PATH: '/bin', GITHUB_TOKEN: 'short', AWS_SECRET_ACCESS_KEY: 'abcdefghijkl', MY_LLM: 'sk-0123456789', COPY: 'sk-0123456789', EMPTY: undefined }, config.config);
+    expect(env).toEqual({ HOME: '/h', PATH: '/bin' });
+  });
+});
+
+
+describe('NorrisBox', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join('/var/tmp', 'aish-box-'));
+    mkdirSync(path.join(dir, 'home', '.ssh'), { recursive: true });
+    mkdirSync(path.join(dir, 'home', 'tree'));
+    writeFileSync(path.join(dir, 'home', '.ssh', 'id_rsa'), 'KEY');
+    writeFileSync(path.join(dir, 'home', 'outside'), 'before');
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const config = (norris: Record<string, unknown>) => {
+    const r = resolveConfig({ models: { fast: { endpoint: 'http://127.0.0.1:1/v1', model: 'm' } }, norris, shell: { session: false, program: '/bin/bash' } }, {});
+    if (!r.ok) throw new Error('config');
+    return r.config;
+  };
+  const setUp = (norris: Record<string, unknown>, env: Record<string, string>) => {
+    const pending = new PendingOutput();
+    const notes: string[] = [];
+    const view = { execBegin: () => {}, execOutput: () => {}, execEnd: () => {}, info: () => {}, status: () => {}, error: () => {} };
+    const cwd = path.join(dir, 'home', 'tree');
+    const shell = new ShellRunner({ shell: config(norris).shell, cwd, env, isTTY: false, view, pending, session: null });
+    const box = new NorrisBox({ config: config(norris), env, shell, note: (t) => notes.push(t) });
+    return { box, pending, notes, cwd };
+  };
+  const env = () => ({ HOME: path.join(dir, 'home'), PATH: '/usr/bin:/bin', SECRET_TOKEN: 'abcdefghijkl' });
+
+  it('norris.sandbox "off" is unavailable without trying', async () => {
+    expect(await setUp({ sandbox: 'off' }, env()).box.availability()).toEqual({ available: false, why: 'norris.sandbox is off' });
+  });
+
+  it('without bwrap on PATH there is no box, and it says why', async () => {
+    expect(await setUp({}, { ...env(), PATH: dir }).box.availability()).toEqual({ available: false, why: 'bubblewrap (bwrap) is not installed' });
+  });
+
+  it.skipIf(!canSandbox)('runs a step in the box: writes in the tree, not outside; the key unreadable; the model told why', async () => {
+    const { box, pending, notes, cwd } = setUp({}, env());
+    expect(await box.availability()).toEqual({ available: true });
+    await box.run('echo in > inside; echo $SECRET_TOKEN; cat ~/.ssh/id_rsa; echo after > ~/outside', cwd, new AbortController().signal);
+    expect(readFileSync(path.join(cwd, 'inside'), 'utf8')).toBe('in\n');
+    expect(readFileSync(path.join(dir, 'home', 'outside'), 'utf8')).toBe('before');
+    const text = pending.take();
+    expect(text).not.toContain('abcdefghijkl');
+    expect(text).not.toContain('KEY\n');
+    expect(notes.join('\n')).toMatch(/blocked by the Norris sandbox: read-only file system outside .*tree; .*\.ssh cannot be read in the box/);
+  });
+
+  it.skipIf(!canSandbox)('the signal stops a boxed step and what it started', async () => {
+    const { box, cwd } = setUp({}, env());
+    const controller = new AbortController();
+    const started = Date.now();
+    const run = box.run('sleep 30 & sleep 30', cwd, controller.signal);
+    setTimeout(() => controller.abort(), 200);
+    await run;
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+});
