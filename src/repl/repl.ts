@@ -311,21 +311,21 @@ export class Repl implements MetaContext {
   }
 
   /**
-   * Lines typed while a command ran that it did not read. As in a terminal, a shell line among
-   * them runs next; anything else (a question, a meta command, an answer to a prompt that never
-   * came) is put back on the input line, to be sent only with Enter.
+   * Lines typed while a command ran that it did not read. As in a terminal, they run next, in
+   * order; but a line for the model (a question, or an answer to a prompt that never came) is put
+   * back on the input line, to leave the machine only with Enter.
    */
   typedAhead(lines: readonly string[]): void {
     this.#typedAhead.push(...lines);
   }
 
-  /** The next typed-ahead shell line; one that is not for the shell becomes the next prefill. */
+  /** The next typed-ahead line; one for the model becomes the next prefill, and the rest wait. */
   async #nextTypedAhead(): Promise<string | null> {
     while (this.#typedAhead.length > 0) {
       const line = this.#typedAhead.shift()!;
-      if ((await this.route(line)).kind === 'shell') return line;
+      if ((await this.route(line)).kind !== 'ai') return line;
       this.#prefill = line;
-      this.render.status('typed while the command ran: kept on the line, sent only with Enter');
+      this.render.status('typed while the command ran: kept on the line, sent to the model only with Enter');
       this.#typedAhead.length = 0;
     }
     return null;

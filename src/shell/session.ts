@@ -91,6 +91,8 @@ const PASTE_START = '\x1b[200~';
 const PASTE_END = '\x1b[201~';
 /** readline and zle turn bracketed paste off as they hand a line over: the echo ends there. */
 const PASTE_OFF = '\x1b[?2004l';
+/** How long after its start a command gets the keys typed before it started. */
+const HELD_KEYS_MS = 50;
 /** Control characters a command may not hold (tab and newline are fine). */
 // eslint-disable-next-line no-control-regex
 const CONTROL_IN_COMMAND = /[\x00-\x08\x0b-\x1f\x7f]/;
@@ -287,13 +289,22 @@ export class ShellSession {
         this.#atPrompt?.();
         this.#atPrompt = null;
         return;
-      case 'C':
-        if (this.#current && !this.#current.started) {
-          this.#current.started = true;
-          if (this.#current.keys) this.#pty?.write(this.#current.keys);
-          this.#current.keys = '';
+      case 'C': {
+        const current = this.#current;
+        if (!current || current.started) return;
+        current.started = true;
+        // Held keys go to a command still running a moment after its start (one that may read
+        // them); a command over by then never sees them, and they come back as typed lines (at
+        // its end, below) instead of racing the shell's own prompt.
+        if (current.keys) {
+          setTimeout(() => {
+            if (this.#current !== current || !current.keys) return;
+            this.#pty?.write(current.keys);
+            current.keys = '';
+          }, HELD_KEYS_MS).unref();
         }
         return;
+      }
       case 'P': {
         // The shell wants more: the line was incomplete. Ctrl-C drops it, and D follows; once
         // more a second later if a busy machine lost it.
@@ -371,7 +382,7 @@ export class ShellSession {
       const said = after === -1 ? '' : current.before.slice(after + PASTE_OFF.length).replace(/^\r/, '');
       if (said) current.opts.onOutput(said);
     }
-    const typedAhead = (typed ?? '').split('\x1f').filter((line) => line.trim() !== '');
+    const typedAhead = [...(typed ?? '').split('\x1f'), ...typedLines(current.keys)].filter((line) => line.trim() !== '');
     current.resolve({ exitCode: code, signal: signalOf(code), typedAhead, ...(incomplete ? { incomplete } : {}) });
   }
 
@@ -621,6 +632,27 @@ export class ShellSession {
     // A job of zsh's was seen to miss the first hangup while its shell exited: once more after it.
     hangUp();
   }
+}
+
+/**
+ * The whole lines in keys typed at a terminal (Enter ends one), edited as a terminal's line
+ * discipline would: backspace deletes, escape sequences (arrows) and other controls are dropped,
+ * and a last line without Enter is not one.
+ */
+export function typedLines(keys: string): string[] {
+  const lines: string[] = [];
+  let line = '';
+  // eslint-disable-next-line no-control-regex
+  const clean = keys.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[O[]?./g, '');
+  for (const ch of clean) {
+    if (ch === '\r' || ch === '\n') {
+      lines.push(line);
+      line = '';
+    } else if (ch === '\x7f' || ch === '\b') line = line.slice(0, -1);
+    else if (ch === '\x15') line = '';
+    else if (ch >= ' ') line += ch;
+  }
+  return lines;
 }
 
 /** Sends `sig` to a process (or, negative, a process group) that may be gone already. */

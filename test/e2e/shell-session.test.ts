@@ -268,6 +268,23 @@ describe('what the model reads', () => {
   });
 });
 
+describe('lines typed while a command runs', () => {
+  it('a shell line the command did not read runs next; a line for the model waits on the input line', async () => {
+    server = await ModelServer.start();
+    h.writeConfig({ models: { fast: { endpoint: server.url, model: 'm' } } });
+    const t = startTerm('bash');
+    await t.waitFor(PROMPT);
+    const mark = t.mark();
+    t.line('sleep 1');
+    await t.waitFor('╭─ sleep 1', { from: mark });
+    await new Promise((r) => setTimeout(r, 200));
+    t.write('echo typed-ahead\r');
+    t.write('hunter2 is my password\r');
+    await t.waitFor(/typed-ahead\n╰─ exit 0[\s\S]*kept on the line[\s\S]*\[aish:fast\]> hunter2 is my password$/, { from: mark });
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
 describe('a CMD: line runs in the same shell', () => {
   it('sets a variable the next typed line uses', async () => {
     server = await ModelServer.start();

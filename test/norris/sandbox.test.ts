@@ -165,7 +165,7 @@ describe('NorrisBox', () => {
     expect(await setUp({}, { ...env(), PATH: dir }).box.availability()).toEqual({ available: false, why: 'bubblewrap (bwrap) is not installed' });
   });
 
-  it.skipIf(!canSandbox)('runs a step in the box: writes in the tree, not outside; the key unreadable; the model told why', async () => {
+  it.skipIf(!canSandbox)('runs a step in the box: writes in the tree, not outside; the key unreadable; the model told why (skipped where no box can be built)', async () => {
     const { box, pending, notes, cwd } = setUp({}, env());
     expect(await box.availability()).toEqual({ available: true });
     await box.run('echo in > inside; echo $SECRET_TOKEN; cat ~/.ssh/id_rsa; echo after > ~/outside', cwd, new AbortController().signal);
@@ -177,7 +177,7 @@ describe('NorrisBox', () => {
     expect(notes.join('\n')).toMatch(/blocked by the Norris sandbox: read-only file system outside .*tree; .*\.ssh cannot be read in the box/);
   });
 
-  it.skipIf(!canSandbox)('the signal stops a boxed step and what it started', async () => {
+  it.skipIf(!canSandbox)('the signal stops a boxed step and what it started (skipped where no box can be built)', async () => {
     const { box, cwd } = setUp({}, env());
     const controller = new AbortController();
     const started = Date.now();

@@ -3,6 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { MarkerParser, decodeField, type ShellEvent } from '../../src/shell/markers.js';
+import { typedLines } from '../../src/shell/session.js';
 
 const K = 'f00dcafe';
 const m = (kind: string, ...fields: string[]) => `\x1b]6973;${kind};${K}${fields.map((f) => `;${f}`).join('')}\x07`;
@@ -75,5 +76,19 @@ describe('decodeField', () => {
     ['%zz', '%zz'],
   ])('%j → %j', (field, decoded) => {
     expect(decodeField(field)).toBe(decoded);
+  });
+});
+
+describe('typedLines: keys typed before a command started, as lines', () => {
+  it.each<[string, string, string[]]>([
+    ['one line', 'echo after\r', ['echo after']],
+    ['two lines', 'ls\rpwd\r', ['ls', 'pwd']],
+    ['no Enter: no line', 'echo half', []],
+    ['backspace edits', 'echp\x7fo hi\r', ['echo hi']],
+    ['Ctrl-U clears', 'rm -rf x\x15ls\r', ['ls']],
+    ['arrow keys are dropped', 'ls\x1b[A\x1b[D -l\r', ['ls -l']],
+    ['other controls are dropped', 'l\x01s\r', ['ls']],
+  ])('%s', (_, keys, lines) => {
+    expect(typedLines(keys)).toEqual(lines);
   });
 });

@@ -89,6 +89,16 @@ describe.each(['bash', 'zsh'] as const)('%s session', (kind) => {
     expect((await run('echo still')).text).toBe('still');
   });
 
+  it('keeps typed lines in the shell\'s own history, and !! repeats the last one', async () => {
+    const { run } = start(kind);
+    await run('echo first-line', { inputEnds: false });
+    const again = await run('!!', { inputEnds: false });
+    expect(again.text).toContain('first-line');
+    const history = await run(kind === 'zsh' ? 'fc -ln -3' : 'history 3', { inputEnds: false });
+    expect(history.text).toContain('echo first-line');
+    expect(history.text).not.toContain('__aish');
+  });
+
   it('answers what a word is without running a command', async () => {
     const { session, run } = start(kind);
     await run('true');
