@@ -27,9 +27,19 @@ export interface BoxSettings {
   readOnly: readonly BoxPath[];
 }
 
+/**
+ * Where secrets live in a home folder: the issue's list, and the other usual homes of tokens
+ * (package registries, git credentials, cloud command lines, the password store).
+ */
+export const SECRET_PLACES_IN_HOME = [
+  '.ssh', '.aws', '.gnupg', '.config/gh', '.netrc', '.docker', '.kube',
+  '.npmrc', '.yarnrc.yml', '.pypirc', '.git-credentials', '.config/git/credentials', '.cargo/credentials', '.cargo/credentials.toml',
+  '.config/gcloud', '.azure', '.config/hub', '.terraform.d', '.password-store', '.vault-token',
+] as const;
+
 /** The places secrets live under `home`, and aish's own state, config and data folders. */
 export function secretPlaces(home: string, env: Record<string, string | undefined>, extra: readonly string[]): string[] {
-  const inHome = ['.ssh', '.aws', '.gnupg', '.config/gh', '.netrc', '.docker', '.kube'].map((p) => path.join(home, p));
+  const inHome = [...SECRET_PLACES_IN_HOME].map((p) => path.join(home, p));
   const xdg = (name: string, fallback: string) => path.join(env[name] || path.join(home, fallback), 'aish');
   const own = [xdg('XDG_STATE_HOME', '.local/state'), xdg('XDG_CONFIG_HOME', '.config'), xdg('XDG_DATA_HOME', '.local/share')];
   const more = extra.map((p) => (p === '~' ? home : p.startsWith('~/') ? path.join(home, p.slice(2)) : path.resolve(home, p)));

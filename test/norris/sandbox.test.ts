@@ -64,7 +64,7 @@ describe('secretPlaces and laterRunPlaces', () => {
   it('names the credentials folders, aish own XDG folders and norris.hidden_paths (~ expanded)', () => {
     const places = secretPlaces('/h', { XDG_STATE_HOME: '/s' }, ['~/.config/rclone', '/srv/keys']);
     expect(places).toEqual(
-      expect.arrayContaining(['/h/.ssh', '/h/.aws', '/h/.gnupg', '/h/.config/gh', '/h/.netrc', '/h/.docker', '/h/.kube', '/s/aish', '/h/.config/aish', '/h/.local/share/aish', '/h/.config/rclone', '/srv/keys']),
+      expect.arrayContaining(['/h/.ssh', '/h/.aws', '/h/.gnupg', '/h/.config/gh', '/h/.netrc', '/h/.docker', '/h/.kube', '/h/.npmrc', '/h/.git-credentials', '/h/.config/gcloud', '/s/aish', '/h/.config/aish', '/h/.local/share/aish', '/h/.config/rclone', '/srv/keys']),
     );
   });
 
