@@ -9,7 +9,7 @@
 //
 // Operations (a command, a query) run one at a time, in order. `run` never rejects.
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -142,6 +142,8 @@ export class ShellSession {
   /** Why a start failed for good: the session cannot run lines. */
   #failure: string | null = null;
   #onCwd: ((cwd: string) => void) | null = null;
+  /** The shell's jobs (`jobs -p`) as last asked: hung up at the end if it cannot be asked then. */
+  #jobs = '';
   /** Resolves at the shell's next prompt: after a command's end, the next line waits for it
    * (typed before it, the line would meet the terminal's cooked mode and its echo). */
   #prompt: Promise<void> = Promise.resolve();
@@ -384,6 +386,9 @@ export class ShellSession {
     }
     const typedAhead = [...(typed ?? '').split('\x1f'), ...typedLines(current.keys)].filter((line) => line.trim() !== '');
     current.resolve({ exitCode: code, signal: signalOf(code), typedAhead, ...(incomplete ? { incomplete } : {}) });
+    // The jobs to hang up at the end, known before the end: a loaded machine may not leave time
+    // to ask then. Asked only after a line that may have started or changed one.
+    if (JOB_WORDS.test(current.command) || code === 148) void this.query('jobs').then((jobs) => jobs !== null && (this.#jobs = jobs));
   }
 
   #exit(pty: Pty, e: { exitCode: number; signal?: number }): void {
@@ -603,6 +608,10 @@ export class ShellSession {
       await Promise.race([this.#prompt, new Promise((resolve) => setTimeout(resolve, 300).unref())]);
       jobs = await this.#ask('jobs', '', 300);
     }
+    // Not asked (busy, or no answer in time): the jobs as last known, each still a group of this
+    // shell's session (a pid that ended may be another process's now).
+    const shellPid = this.#pty?.pid;
+    if (jobs === null && shellPid !== undefined) jobs = (this.#jobs.match(/\d+/g) ?? []).filter((pid) => sessionOf(Number(pid)) === shellPid).join(' ');
     this.#closed = true;
     if (this.#startTimer) clearTimeout(this.#startTimer);
     this.#removeRcDir();
@@ -653,6 +662,19 @@ export function typedLines(keys: string): string[] {
     else if (ch >= ' ') line += ch;
   }
   return lines;
+}
+
+/** Lines after which the jobs are asked again: they may start, stop, end or disown one. */
+const JOB_WORDS = /&|\b(bg|fg|disown|kill|wait|jobs|nohup|setsid)\b/;
+
+/** The session id of a process (Linux /proc), or null. */
+function sessionOf(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3]);
+  } catch {
+    return null;
+  }
 }
 
 /** Sends `sig` to a process (or, negative, a process group) that may be gone already. */
