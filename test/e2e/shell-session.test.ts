@@ -308,6 +308,7 @@ describe('when the terminal closes', () => {
     await typed(t, `sleep ${seconds} &`);
     await typed(t, 'jobs');
     const sleeper = `sleep ${seconds}`;
+    for (let i = 0; i < 40 && processesWith(sleeper).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
     expect(processesWith(sleeper).length).toBe(1);
     t.kill('SIGHUP');
     await t.exited;
