@@ -21,9 +21,11 @@ import type { MetaCommand, MetaContext } from '../meta/types.js';
 import type { NorrisMode } from '../norris/mode.js';
 import type { Renderer } from '../render/renderer.js';
 import type { BackgroundLines } from './background-lines.js';
+import { formatQuestion } from '../render/question.js';
 import { neutralize } from '../render/sanitize.js';
 import type { ProjectContext } from '../project/context.js';
 import { attachMentions } from '../project/mentions.js';
+import { plainQuestion, type KeyQuestion } from '../safety/confirm.js';
 import type { ApprovalGate } from '../safety/gate.js';
 import type { ShellRunner } from '../shell/shell-runner.js';
 import type { TurnCore } from '../turn/core.js';
@@ -182,6 +184,19 @@ export class Repl implements MetaContext {
     return reader.ask(neutralize(question), prefill === undefined ? undefined : neutralize(prefill).replace(/\n/g, ' ')).finally(() => this.#parts.background?.atPrompt(false));
   }
 
+  /**
+   * Asks a question answered by one key (confirmations, HALT); null when nobody can answer. The
+   * command or arguments it quotes are shown whole and readable (render/question.ts), and every
+   * part passes the sanitizer.
+   */
+  askKey(question: KeyQuestion): Promise<string | null> {
+    const reader = this.#reader;
+    if (!reader) return Promise.resolve(null);
+    const text = formatQuestion(question, { columns: this.#io.columns(), rows: this.#io.rows?.() ?? 24 });
+    this.#parts.background?.atPrompt(true);
+    return reader.askKey(text, question.keys, question.fallback).finally(() => this.#parts.background?.atPrompt(false));
+  }
+
   /** Ctrl-C or SIGINT from outside: cancels the line being processed; when idle on a pipe, ends. */
   interrupt(): void {
     if (this.#current) {
@@ -287,8 +302,8 @@ export class Repl implements MetaContext {
     await this.shell.run(line, signal);
     if (!this.#io.isTTY || !knownCommand || signal.aborted) return;
     if (!misfiredProse(line, this.shell.lastStatus, Date.now() - started)) return;
-    const answer = await this.ask('ask the model instead? [Y/n] ');
-    if (answer === null || /^\s*n/i.test(answer) || signal.aborted) return;
+    const answer = await this.askKey(plainQuestion('ask the model instead? [Y/n] ', 'yn', 'y'));
+    if (answer !== 'y' || signal.aborted) return;
     this.core.pending.rollback(before);
     await this.askModel(line, signal);
   }
