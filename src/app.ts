@@ -29,7 +29,7 @@ import { sessionCommands } from './meta/session.js';
 import { trustCommands } from './meta/trust.js';
 import { NorrisBox } from './norris/box.js';
 import { NorrisMode } from './norris/mode.js';
-import { fitSubject, showSubject } from './render/question.js';
+import { formatArguments } from './render/question.js';
 import { Renderer } from './render/renderer.js';
 import { colorLevel, createStyle } from './render/style.js';
 import { createTurnView } from './render/turn-view.js';
@@ -141,7 +141,7 @@ export function createApp(opts: AppOptions): Repl {
   const fileExists = (file: string) => existsSync(path.resolve(shell.cwd, file));
   // A call's arguments are shown as a question shows its subject: whole, runs counted, cut to the screen.
   const show = (text: string, kind?: 'arguments') => {
-    const shown = kind === 'arguments' ? fitSubject(showSubject(text, 'arguments'), Math.max(20, io.columns() - 1), Math.max(4, Math.min(40, (io.rows?.() ?? 24) - 4))).join('\n') : text;
+    const shown = kind === 'arguments' ? formatArguments(text, { columns: io.columns(), rows: io.rows?.() ?? 24 }) : text;
     render.info(shown, (s) => render.style.dim(s));
   };
   const gate = new ApprovalGate({ policy: policyFromConfig(config, fileExists, env.HOME), ask, askKey, show });

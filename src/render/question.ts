@@ -114,9 +114,14 @@ export function fitSubject(shown: string, width: number, maxLines: number): stri
   return [...lines.slice(0, head), `[… ${cut} chars not shown …]`, ...lines.slice(lines.length - tail)];
 }
 
-/** Text of aish's own with outside parts (a tool name, a reason): made visible, not reshaped. */
-function own(text: string): string {
-  return neutralize(text);
+/** How many lines a subject may take: a screenful less the question, its flags and a spare line, 40 at most. */
+function linesFor(layout: QuestionLayout, taken: number): number {
+  return Math.max(4, Math.min(40, layout.rows - taken - 2));
+}
+
+/** A call's arguments (pretty JSON) shown on their own, before a question: whole, readable, cut to the screen. */
+export function formatArguments(text: string, layout: QuestionLayout): string {
+  return fitSubject(showSubject(text, 'arguments'), Math.max(20, layout.columns - 1), linesFor(layout, 1)).join('\n');
 }
 
 /**
@@ -125,22 +130,22 @@ function own(text: string): string {
  * line, too wide) stands above it, indented, and the question says "the command above".
  */
 export function formatQuestion(q: QuestionText, layout: QuestionLayout): string {
-  if (q.subject === '') return own(q.before + q.after);
+  if (q.subject === '') return neutralize(q.before + q.after);
   const shown = showSubject(q.subject, q.kind);
   const flags = mixedScriptWords(q.subject);
-  const inline = own(q.before) + shown + own(q.after);
+  const inline = neutralize(q.before) + shown + neutralize(q.after);
   const lastLine = inline.split('\n').at(-1) ?? '';
   const plain = shown === q.subject && flags.length === 0 && !shown.includes('\n');
   if (plain && [...(inline.split('\n')[0] ?? '')].length < layout.columns && [...lastLine].length < layout.columns) return inline;
 
   const columns = Math.max(20, layout.columns);
   // The question's own lines, the flags and one line of room stay on the screen with the subject.
-  const questionLines = own(q.before + q.after).split('\n').length;
-  const maxLines = Math.max(4, Math.min(40, layout.rows - questionLines - flags.length - 2));
+  const questionLines = neutralize(q.before + q.after).split('\n').length;
+  const maxLines = linesFor(layout, questionLines + flags.length);
   const body = fitSubject(shown, columns - 3, maxLines).map((line) => `  ${line}`);
   const named = q.kind === 'command' ? 'the command above' : 'with the arguments above';
   const before = q.before.endsWith("'") && q.after.startsWith("'") ? q.before.slice(0, -1) : q.before;
   const after = before !== q.before ? q.after.slice(1) : q.after;
   const flagLines = flags.map((f) => `  [mixed scripts] ${f}`);
-  return [...body, ...flagLines, own(before) + named + own(after)].join('\n');
+  return [...body, ...flagLines, neutralize(before) + named + neutralize(after)].join('\n');
 }

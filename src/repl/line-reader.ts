@@ -15,8 +15,8 @@ export interface LineReader {
   /** The next line; null at end of input (Ctrl-D, EOF). `prefill` is put on the line to edit. */
   read(prompt: string, prefill?: string): Promise<string | null>;
   /**
-   * Asks a question in the middle of processing a line (a confirmation). The answer is not kept
-   * in history. null when there is no one to ask (piped input), on Ctrl-C or at end of input.
+   * Asks for a line of free text in the middle of processing a line (an edited command, a form
+   * field). The answer is not kept in history. null when there is no one to ask (piped input), on Ctrl-C or at end of input.
    */
   ask(question: string, prefill?: string): Promise<string | null>;
   /**

@@ -173,7 +173,8 @@ export class Repl implements MetaContext {
   }
 
   /**
-   * Asks the person in the middle of a line (confirmations, HALT); null when nobody can answer.
+   * Asks the person for a line of free text in the middle of a line (an edited command, a form
+   * field; questions with a fixed set of answers use `askKey`); null when nobody can answer.
    * Every question passes the sanitizer here: they quote commands and tool names from outside.
    */
   ask(question: string, prefill?: string): Promise<string | null> {

@@ -101,6 +101,28 @@ describe('one key answers', () => {
   });
 });
 
+describe('keys that do not answer', () => {
+  it('a pasted y asks again; Ctrl-C declines and cancels the line', async () => {
+    server.enqueue(textReply(['Try:\nCMD: echo pasted-q\nCMD: echo later-q\n']));
+    const t = start();
+    try {
+      await t.waitFor('[aish:fast]> ');
+      t.line('give me commands');
+      await t.waitFor("execute 'echo pasted-q'? [y/N/e] ");
+      let from = t.mark();
+      t.write('\x1b[200~y\x1b[201~');
+      await t.waitFor("(one key: y, n or e; Enter: n)\nexecute 'echo pasted-q'? [y/N/e] ", { from });
+      from = t.mark();
+      t.write(KEY.ctrlC);
+      await t.waitFor(/\^C\n[\s\S]*\[aish:fast\]> /, { from });
+      expect(t.text).not.toContain('╭─ echo pasted-q');
+      expect(t.text).not.toContain("execute 'echo later-q'");
+    } finally {
+      t.kill();
+    }
+  });
+});
+
 describe('Norris HALT', () => {
   it('shows a padded destructive command whole before proceed / skip / abort; s skips it', async () => {
     mkdirSync(path.join(h.cwd, 'data'));
