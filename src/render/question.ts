@@ -25,8 +25,8 @@ export interface QuestionLayout {
 
 /** A run this long or longer of one whitespace character is shown as `␣×N`. */
 const RUN = 3;
-/** Whitespace a terminal shows as blank: space, tab, and the Unicode spaces. */
-const BLANK = /([ \t\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000])\1*/g;
+/** What is shown otherwise: a run of spaces to count, or tabs and the other Unicode spaces. */
+const BLANK = new RegExp(` {${RUN},}|([\\t\\u00a0\\u1680\\u2000-\\u200a\\u202f\\u205f\\u3000])\\1*`, 'g');
 /** Shown in a command although prose keeps them (emoji, some scripts): zero-width (non-)joiner. */
 const JOINERS = /[\u200c\u200d]/g;
 
@@ -42,9 +42,9 @@ function blankSymbol(ch: string): string {
  */
 function showBlanks(line: string, keepIndent: boolean): string {
   const indent = keepIndent ? (/^ */.exec(line)?.[0] ?? '') : '';
-  const rest = line.slice(indent.length).replace(BLANK, (run: string, ch: string) => {
-    if (run.length >= RUN) return `${blankSymbol(ch)}×${run.length}`;
-    return ch === ' ' ? run : blankSymbol(ch).repeat(run.length);
+  const rest = line.slice(indent.length).replace(BLANK, (run: string, ch: string | undefined) => {
+    const symbol = blankSymbol(ch ?? ' ');
+    return run.length >= RUN ? `${symbol}×${run.length}` : symbol.repeat(run.length);
   });
   return indent + rest;
 }
@@ -71,6 +71,8 @@ const SCRIPTS = [
  */
 export function mixedScriptWords(text: string): string[] {
   const found: string[] = [];
+  // Without a Cyrillic or Greek letter nothing can mix (the common case, and a long one is quick).
+  if (!/[\p{Script=Cyrillic}\p{Script=Greek}]/u.test(text)) return found;
   for (const word of new Set(text.split(/\s+/))) {
     const letters = new Map<string, string[]>();
     for (const ch of word) {
@@ -134,9 +136,10 @@ export function formatQuestion(q: QuestionText, layout: QuestionLayout): string 
   const shown = showSubject(q.subject, q.kind);
   const flags = mixedScriptWords(q.subject);
   const inline = neutralize(q.before) + shown + neutralize(q.after);
-  const lastLine = inline.split('\n').at(-1) ?? '';
-  const plain = shown === q.subject && flags.length === 0 && !shown.includes('\n');
-  if (plain && [...(inline.split('\n')[0] ?? '')].length < layout.columns && [...lastLine].length < layout.columns) return inline;
+  const lastLine = inline.slice(inline.lastIndexOf('\n') + 1);
+  const fits = (line: string) => line.length < layout.columns || [...line].length < layout.columns;
+  const plain = q.subject.length < layout.columns && shown === q.subject && flags.length === 0 && !shown.includes('\n');
+  if (plain && fits(inline.split('\n')[0] ?? '') && fits(lastLine)) return inline;
 
   const columns = Math.max(20, layout.columns);
   // The question's own lines, the flags and one line of room stay on the screen with the subject.
