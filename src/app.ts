@@ -29,13 +29,14 @@ import { sessionCommands } from './meta/session.js';
 import { trustCommands } from './meta/trust.js';
 import { NorrisBox } from './norris/box.js';
 import { NorrisMode } from './norris/mode.js';
+import { formatArguments } from './render/question.js';
 import { Renderer } from './render/renderer.js';
 import { colorLevel, createStyle } from './render/style.js';
 import { createTurnView } from './render/turn-view.js';
 import { BackgroundLines } from './repl/background-lines.js';
 import { bannerText } from './repl/banner.js';
 import { Repl } from './repl/repl.js';
-import type { AskFn } from './safety/confirm.js';
+import type { AskFn, AskKeyFn } from './safety/confirm.js';
 import { ApprovalGate } from './safety/gate.js';
 import { policyFromConfig } from './safety/policy.js';
 import { Redactor } from './safety/redact.js';
@@ -88,6 +89,7 @@ export function createApp(opts: AppOptions): Repl {
   // Questions go to the REPL's line reader, which exists once the REPL runs.
   let repl: Repl | undefined;
   const ask: AskFn | null = io.isTTY ? (question, prefill) => repl?.ask(question, prefill) ?? Promise.resolve(null) : null;
+  const askKey: AskKeyFn | null = io.isTTY ? (question) => repl?.askKey(question) ?? Promise.resolve(null) : null;
 
   const pending = new PendingOutput();
   const sessions = new SessionStore({ historyDir, enabled: true, startedAt: opts.startedAt ?? new Date(), model, version, onStatus: status, redact });
@@ -137,7 +139,12 @@ export function createApp(opts: AppOptions): Repl {
   liveEnv = () => shell.env;
   const project = new ProjectContext(config.context.project.max_chars, () => shell.env);
   const fileExists = (file: string) => existsSync(path.resolve(shell.cwd, file));
-  const gate = new ApprovalGate({ policy: policyFromConfig(config, fileExists, env.HOME), ask, show: (text) => render.info(text, (s) => render.style.dim(s)) });
+  // A call's arguments are shown as a question shows its subject: whole, runs counted, cut to the screen.
+  const show = (text: string, kind?: 'arguments') => {
+    const shown = kind === 'arguments' ? formatArguments(text, { columns: io.columns(), rows: io.rows?.() ?? 24 }) : text;
+    render.info(shown, (s) => render.style.dim(s));
+  };
+  const gate = new ApprovalGate({ policy: policyFromConfig(config, fileExists, env.HOME), ask, askKey, show });
   const tools = new SessionTools({
     mcp,
     builtins: enabledBuiltins(config.tools.builtin),

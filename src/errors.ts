@@ -43,9 +43,26 @@ export class ConfigError extends AishError {
   }
 }
 
+/** How much of a config's own text (a key, a value quoted in a message) an error line quotes. */
+export const QUOTE_CHARS = 200;
+/** How many problems a config error lists; the rest are counted. */
+const MAX_ISSUES = 20;
+
+/**
+ * At most `max` characters of `text`, the cut said: a config error quotes the file's keys and
+ * values, and a 5 MB value must not be echoed whole.
+ */
+export function clipQuote(text: string, max = QUOTE_CHARS): string {
+  const chars = [...text.slice(0, max * 2 + 2)];
+  if (chars.length <= max) return text;
+  const rest = [...text].length - max;
+  return `${chars.slice(0, max).join('')}[… ${rest} more chars]`;
+}
+
 function formatConfigIssues(file: string | undefined, issues: ConfigIssue[]): string {
   const where = file ? `config ${file}` : 'config';
-  const lines = issues.map((i) => (i.path ? `  ${i.path}: ${i.message}` : `  ${i.message}`));
+  const lines = issues.slice(0, MAX_ISSUES).map((i) => (i.path ? `  ${clipQuote(i.path)}: ${clipQuote(i.message, QUOTE_CHARS * 2)}` : `  ${clipQuote(i.message, QUOTE_CHARS * 2)}`));
+  if (issues.length > MAX_ISSUES) lines.push(`  … and ${issues.length - MAX_ISSUES} more`);
   return `${where}: ${issues.length} problem${issues.length === 1 ? '' : 's'}\n${lines.join('\n')}`;
 }
 

@@ -12,6 +12,7 @@ import type { ConfigFile, TrustAnswer } from './config/load.js';
 import type { Config } from './config/schema.js';
 import type { CliOptions } from './cli.js';
 import { ConfigError, FatalError, UsageError, describeError, errorMessage, lostStreamCode } from './errors.js';
+import { neutralize } from './render/sanitize.js';
 import type { FrontState } from './front.js';
 import type { Io } from './io.js';
 import type { Shutdown } from './shutdown.js';
@@ -43,7 +44,9 @@ async function main(shutdown: Shutdown, front: FrontState): Promise<number> {
       });
     } catch (err) {
       if (err instanceof ConfigError) {
-        process.stderr.write(`aish: ${err.message}\n`);
+        // A config quotes its own keys and values: they pass the sanitizer (an escape in a key
+        // must not set the title or clear the screen); ConfigError caps how much it quotes.
+        process.stderr.write(`aish: ${neutralize(err.message)}\n`);
         return 2;
       }
       throw err;

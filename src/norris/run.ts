@@ -73,7 +73,7 @@ export async function runNorris(goal: string, host: NorrisHost, signal: AbortSig
       if (aborted) return { approved: false, by: 'user' };
       const decision = host.gate.judge({ type: 'tool', name, annotations, norris: true });
       if (decision.verdict !== 'ask') return { approved: decision.verdict === 'allow', by: 'policy' };
-      const answer = await host.gate.halt(`tool call ${name}${annotationLabel(annotations)} ${describeArguments(args)}`);
+      const answer = await host.gate.halt(`tool call ${name}${annotationLabel(annotations)} `, describeArguments(args), 'arguments');
       if (answer === 'abort') aborted = true;
       if (answer === 'skip') skipsInRow++;
       else if (answer === 'proceed') skipsInRow = 0;
@@ -122,7 +122,7 @@ export async function runNorris(goal: string, host: NorrisHost, signal: AbortSig
           decision = { verdict: 'ask', reason: 'second opinion disagrees' };
         }
         if (decision.verdict === 'ask') {
-          const answer = await host.gate.halt(`${decision.reason}: ${command}`);
+          const answer = await host.gate.halt(`${decision.reason}: `, command);
           if (answer === 'abort') return 'aborted';
           if (answer === 'skip') {
             if (!(await skip(command))) return 'aborted';

@@ -15,10 +15,17 @@ export interface LineReader {
   /** The next line; null at end of input (Ctrl-D, EOF). `prefill` is put on the line to edit. */
   read(prompt: string, prefill?: string): Promise<string | null>;
   /**
-   * Asks a question in the middle of processing a line (a confirmation). The answer is not kept
-   * in history. null when there is no one to ask (piped input), on Ctrl-C or at end of input.
+   * Asks for a line of free text in the middle of processing a line (an edited command, a form
+   * field). The answer is not kept in history. null when there is no one to ask (piped input), on Ctrl-C or at end of input.
    */
   ask(question: string, prefill?: string): Promise<string | null>;
+  /**
+   * Asks a question answered by one key: resolves the first key of `keys` typed alone (or with
+   * Enter), Enter alone is `fallback`; a key that is not an answer (or a paste, or several keys at
+   * once) asks again. null when there is no one to ask (piped input), on Ctrl-C, Ctrl-D or at end
+   * of input.
+   */
+  askKey(question: string, keys: string, fallback: string): Promise<string | null>;
   /** Called while a line is processed: keys wait in the terminal and Ctrl-C becomes SIGINT. */
   suspend(): void;
   /**
@@ -50,6 +57,39 @@ interface Key {
 }
 
 type KeyListener = (s: string | undefined, key: Key | undefined) => void;
+
+/** A one-key question being asked: the keys of one read (a burst) are judged together. */
+interface KeyQuestionState {
+  question: string;
+  keys: string;
+  fallback: string;
+  resolve: (key: string | null) => void;
+  burst: { s: string | undefined; key: Key | undefined; pasted: boolean }[] | null;
+}
+
+/**
+ * The answer in the keys of one read, or null when they are not one: a key of `keys` alone or
+ * followed by Enter (a person used to lines), or Enter alone for the fallback. Several keys at
+ * once (typed ahead, pasted) are not an answer: `yes, and explain` must not say yes.
+ */
+export function answerOf(burst: { s: string | undefined; key: Key | undefined; pasted: boolean }[], keys: string, fallback: string): string | null {
+  if (burst.some((k) => k.pasted)) return null;
+  const isEnter = (k: Key | undefined) => k?.name === 'return' || k?.name === 'enter';
+  const [first, second] = burst;
+  if (!first || burst.length > 2) return null;
+  if (isEnter(first.key)) return burst.length === 1 ? fallback : null;
+  if (second && !isEnter(second.key)) return null;
+  if (first.key?.ctrl || first.key?.meta || first.s === undefined || [...first.s].length !== 1) return null;
+  const key = first.s.toLowerCase();
+  return keys.includes(key) ? key : null;
+}
+
+/** What a question says when the key was not an answer: `(one key: y, n or e; Enter: n)`. */
+export function keysHint(keys: string, fallback: string): string {
+  const list = [...keys];
+  const named = list.length > 1 ? `${list.slice(0, -1).join(', ')} or ${list.at(-1)}` : list.join('');
+  return `(one key: ${named}; Enter: ${fallback})`;
+}
 
 /** How text composed in the editor is shown once it comes back: the prompt, then `... ` lines. */
 export function echoComposed(prompt: string, text: string): string {
@@ -102,6 +142,8 @@ export class TerminalLineReader implements LineReader {
   #editing = false;
   /** Keys go to a running command (`passKeys`), not to readline. */
   #passing = false;
+  /** A one-key question is asked: every key goes to it (`askKey`). */
+  #keyQuestion: KeyQuestionState | null = null;
 
   constructor(io: Io, opts: TerminalReaderOptions) {
     this.#io = io;
@@ -142,6 +184,7 @@ export class TerminalLineReader implements LineReader {
     this.#rl.on('close', () => {
       this.#closed = true;
       io.input.removeListener('keypress', this.#onKeypress);
+      this.#keyQuestion?.resolve(null);
       this.#deliver(null);
     });
     // Ctrl-C at an idle prompt clears the line, as in a shell; during a question it cancels.
@@ -173,6 +216,10 @@ export class TerminalLineReader implements LineReader {
     if (this.#passing) return;
     if (key?.name === 'paste-start') this.#inPaste = true;
     else if (key?.name === 'paste-end') this.#inPaste = false;
+    if (this.#keyQuestion) {
+      this.#questionKey(this.#keyQuestion, s, key);
+      return;
+    }
     if (this.#editing) return;
     if (this.#search) {
       this.#searchKey(s, key ?? {});
@@ -359,6 +406,60 @@ export class TerminalLineReader implements LineReader {
     }
   }
 
+  askKey(question: string, keys: string, fallback: string): Promise<string | null> {
+    if (this.#closed) return Promise.resolve(null);
+    this.#asking = true;
+    return new Promise<string | null>((resolve) => {
+      this.#keyQuestion = { question, keys, fallback, resolve, burst: null };
+      this.#io.input.setRawMode?.(true);
+      // A paste is marked, so pasted text is never taken for keys typed.
+      this.#io.output.write(BRACKETED_PASTE_ON + question);
+      this.#io.input.resume();
+    }).finally(() => {
+      this.#keyQuestion = null;
+      this.#asking = false;
+      this.suspend();
+      this.#startListening();
+    });
+  }
+
+  /**
+   * A key while a one-key question is asked. Ctrl-C cancels at once; the other keys of one read
+   * (node:readline emits them together) are judged together once the read is done.
+   */
+  #questionKey(q: KeyQuestionState, s: string | undefined, key: Key | undefined): void {
+    const ctrl = Boolean(key?.ctrl && !key.meta);
+    if (ctrl && (key?.name === 'c' || key?.name === 'd')) {
+      this.#io.output.write(key.name === 'c' ? '^C\n' : '\n');
+      q.resolve(null);
+      if (key.name === 'c') this.#opts.onInterrupt();
+      return;
+    }
+    const pasted = this.#inPaste || key?.name === 'paste-start' || key?.name === 'paste-end';
+    if (q.burst === null) {
+      q.burst = [];
+      setImmediate(() => this.#endBurst(q));
+    }
+    q.burst.push({ s, key, pasted });
+  }
+
+  #endBurst(q: KeyQuestionState): void {
+    const burst = q.burst ?? [];
+    q.burst = null;
+    if (this.#keyQuestion !== q) return;
+    // The end of a paste arrives in its own read: the paste was answered (asked again) already.
+    if (burst.length > 0 && burst.every((k) => k.key?.name === 'paste-end')) return;
+    const answer = answerOf(burst, q.keys, q.fallback);
+    if (answer === null) {
+      // Not an answer: ask again, on a new line, with the keys that answer.
+      const last = q.question.split('\n').at(-1) ?? '';
+      this.#io.output.write(`\n${keysHint(q.keys, q.fallback)}\n${last}`);
+      return;
+    }
+    this.#io.output.write(`${answer}\n`);
+    q.resolve(answer);
+  }
+
   passKeys(onKeys: (data: string) => void): () => void {
     if (this.#closed) return () => {};
     const input = this.#io.input;
@@ -407,6 +508,10 @@ export class PipedLineReader implements LineReader {
   }
 
   async ask(): Promise<string | null> {
+    return null;
+  }
+
+  async askKey(): Promise<string | null> {
     return null;
   }
 

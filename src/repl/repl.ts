@@ -21,9 +21,11 @@ import type { MetaCommand, MetaContext } from '../meta/types.js';
 import type { NorrisMode } from '../norris/mode.js';
 import type { Renderer } from '../render/renderer.js';
 import type { BackgroundLines } from './background-lines.js';
+import { formatQuestion } from '../render/question.js';
 import { neutralize } from '../render/sanitize.js';
 import type { ProjectContext } from '../project/context.js';
 import { attachMentions } from '../project/mentions.js';
+import { plainQuestion, type KeyQuestion } from '../safety/confirm.js';
 import type { ApprovalGate } from '../safety/gate.js';
 import type { ShellRunner } from '../shell/shell-runner.js';
 import type { TurnCore } from '../turn/core.js';
@@ -171,7 +173,8 @@ export class Repl implements MetaContext {
   }
 
   /**
-   * Asks the person in the middle of a line (confirmations, HALT); null when nobody can answer.
+   * Asks the person for a line of free text in the middle of a line (an edited command, a form
+   * field; questions with a fixed set of answers use `askKey`); null when nobody can answer.
    * Every question passes the sanitizer here: they quote commands and tool names from outside.
    */
   ask(question: string, prefill?: string): Promise<string | null> {
@@ -180,6 +183,19 @@ export class Repl implements MetaContext {
     if (!reader) return Promise.resolve(null);
     this.#parts.background?.atPrompt(true);
     return reader.ask(neutralize(question), prefill === undefined ? undefined : neutralize(prefill).replace(/\n/g, ' ')).finally(() => this.#parts.background?.atPrompt(false));
+  }
+
+  /**
+   * Asks a question answered by one key (confirmations, HALT); null when nobody can answer. The
+   * command or arguments it quotes are shown whole and readable (render/question.ts), and every
+   * part passes the sanitizer.
+   */
+  askKey(question: KeyQuestion): Promise<string | null> {
+    const reader = this.#reader;
+    if (!reader) return Promise.resolve(null);
+    const text = formatQuestion(question, { columns: this.#io.columns(), rows: this.#io.rows?.() ?? 24 });
+    this.#parts.background?.atPrompt(true);
+    return reader.askKey(text, question.keys, question.fallback).finally(() => this.#parts.background?.atPrompt(false));
   }
 
   /** Ctrl-C or SIGINT from outside: cancels the line being processed; when idle on a pipe, ends. */
@@ -287,8 +303,8 @@ export class Repl implements MetaContext {
     await this.shell.run(line, signal);
     if (!this.#io.isTTY || !knownCommand || signal.aborted) return;
     if (!misfiredProse(line, this.shell.lastStatus, Date.now() - started)) return;
-    const answer = await this.ask('ask the model instead? [Y/n] ');
-    if (answer === null || /^\s*n/i.test(answer) || signal.aborted) return;
+    const answer = await this.askKey(plainQuestion('ask the model instead? [Y/n] ', 'yn', 'y'));
+    if (answer !== 'y' || signal.aborted) return;
     this.core.pending.rollback(before);
     await this.askModel(line, signal);
   }

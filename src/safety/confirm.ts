@@ -1,7 +1,6 @@
 // How the gate talks to a person and reads the answer. Defaults to no: anything but an explicit
-// yes (including Ctrl-C, end of input, or no terminal at all) declines.
-
-export type Answer = 'yes' | 'no' | 'always' | 'edit';
+// yes (including Ctrl-C, end of input, or no terminal at all) declines. On a terminal a question
+// is answered by one key (`KeyQuestion`); free text (an edited command) is a line (`AskFn`).
 
 /**
  * The one way the gate talks to a person; null means nobody answered. `prefill` puts text on the
@@ -9,11 +8,49 @@ export type Answer = 'yes' | 'no' | 'always' | 'edit';
  */
 export type AskFn = (question: string, prefill?: string) => Promise<string | null>;
 
-/** Parses an answer to a `[y/N]`, `[y/N/a]` or `[y/N/e]` question. */
-export function parseAnswer(answer: string | null, allowAlways: boolean, allowEdit = false): Answer {
-  const a = (answer ?? '').trim().toLowerCase();
-  if (a === 'y' || a === 'yes') return 'yes';
-  if (allowAlways && (a === 'a' || a === 'always')) return 'always';
-  if (allowEdit && (a === 'e' || a === 'edit')) return 'edit';
-  return 'no';
+/**
+ * A question answered by one key. The subject (a command, a call's arguments, from outside) is
+ * quoted between `before` and `after`; the asker shows it whole and readable (render/question.ts),
+ * inside the question when it is short, above it otherwise. The last line ends with the choices.
+ */
+export interface KeyQuestion {
+  before: string;
+  after: string;
+  /** What is asked about; '' when the question quotes nothing. */
+  subject: string;
+  kind: 'command' | 'arguments';
+  /** The answer keys, lower case (`yne`). */
+  keys: string;
+  /** What Enter means: one of `keys`. */
+  fallback: string;
+}
+
+/** Asks a `KeyQuestion`; resolves the key (lower case), or null when nobody answered (Ctrl-C, end of input). */
+export type AskKeyFn = (question: KeyQuestion) => Promise<string | null>;
+
+/** A question quoting nothing. */
+export function plainQuestion(text: string, keys: string, fallback: string): KeyQuestion {
+  return { before: text, after: '', subject: '', kind: 'command', keys, fallback };
+}
+
+/** The question as one string, its subject quoted as it is (for a line asker). */
+export function questionLine(q: KeyQuestion): string {
+  return q.before + q.subject + q.after;
+}
+
+const WORDS: Record<string, string> = { yes: 'y', no: 'n', always: 'a', edit: 'e', proceed: 'p', skip: 's', abort: 'a', view: 'v', cancel: 'c' };
+
+/**
+ * A `KeyQuestion` asked as a line (where no one-key reader exists): a key or its word answers,
+ * an empty line is the fallback, anything else is no answer (null).
+ */
+export function keysFromLine(ask: AskFn): AskKeyFn {
+  return async (q) => {
+    const line = await ask(questionLine(q));
+    if (line === null) return null;
+    const a = line.trim().toLowerCase();
+    if (a === '') return q.fallback;
+    const key = a.length === 1 ? a : WORDS[a];
+    return key !== undefined && q.keys.includes(key) ? key : null;
+  };
 }

@@ -1,12 +1,13 @@
 // The one gate that asks. It takes the policy's decision (policy.ts) for a `CMD:` line, a tool call
 // or a Norris step and, when the verdict is "ask", puts the question to the person: `execute
-// '<cmd>'? [y/N]`, `call '<name>'? [y/N/a]` (with the arguments shown in full first), or the
-// Norris HALT `proceed / skip / abort`. Anything but an explicit yes declines; with nobody to ask
-// (piped input) the answer is no, and a HALT aborts. "a" approves a tool for this session, on this
-// instance only.
+// '<cmd>'? [y/N/e]`, `call '<name>'? [y/N/a]` (with the arguments shown in full first), or the
+// Norris HALT `proceed / skip / abort`. Each is answered by one key on a terminal; the command or
+// arguments it quotes go with it as its subject, for the asker to show whole (render/question.ts).
+// Anything but an explicit yes declines; with nobody to ask (piped input) the answer is no, and a
+// HALT aborts. "a" approves a tool for this session, on this instance only.
 
 import type { ToolAnnotations } from '../tool-call.js';
-import { parseAnswer, type AskFn } from './confirm.js';
+import { keysFromLine, plainQuestion, type AskFn, type AskKeyFn, type KeyQuestion } from './confirm.js';
 import { decide, type Action, type Decision, type Policy } from './policy.js';
 
 export interface GateDecision {
@@ -33,23 +34,32 @@ const MAX_EDITS = 5;
 
 export interface ApprovalGateOptions {
   policy: Policy;
-  /** Asks the person; null when nobody can answer (no terminal). */
+  /** Asks the person for a line (an edited command); null when nobody can answer (no terminal). */
   ask: AskFn | null;
-  /** Shows what a question is about (tool arguments) before it is asked. */
-  show: (text: string) => void;
+  /** Asks a question answered by one key; when not given, `ask` is asked and its line read as the key. */
+  askKey?: AskKeyFn | null;
+  /** Shows what a question is about before it is asked: a sampling prompt, or a call's name and arguments ('arguments': shown whole, readable). */
+  show: (text: string, kind?: 'arguments') => void;
 }
 
 export class ApprovalGate implements ToolGate {
   readonly #always = new Set<string>();
   readonly #opts: ApprovalGateOptions;
+  readonly #askKey: AskKeyFn | null;
 
   constructor(opts: ApprovalGateOptions) {
     this.#opts = opts;
+    this.#askKey = opts.askKey ?? (opts.ask ? keysFromLine(opts.ask) : null);
   }
 
   /** Whether anyone can be asked. */
   get canAsk(): boolean {
-    return this.#opts.ask !== null;
+    return this.#askKey !== null;
+  }
+
+  /** Asks `q`; null when nobody can answer or nobody did. */
+  async #key(q: KeyQuestion): Promise<string | null> {
+    return this.#askKey ? this.#askKey(q) : null;
   }
 
   /** The policy's decision, without asking. */
@@ -61,6 +71,7 @@ export class ApprovalGate implements ToolGate {
    * A `CMD:` line outside Norris: the decision, whether it runs, and the command that runs. `e`
    * puts the command on the input line to edit; the edited command goes through the same policy
    * (denied, or asked again when destructive or under permissions.confirm; otherwise Enter runs it).
+   * An edit that changes nothing asks again: `e` then Enter out of habit must not run it.
    */
   async command(command: string, signal: AbortSignal): Promise<CommandApproval> {
     let current = command;
@@ -68,11 +79,13 @@ export class ApprovalGate implements ToolGate {
     const { ask } = this.#opts;
     for (let edits = 0; ; edits++) {
       if (decision.verdict !== 'ask') return { decision, command: current, approved: decision.verdict === 'allow', by: 'policy' };
-      if (!ask || signal.aborted) return { decision, command: current, approved: false, by: ask ? 'user' : 'no-terminal' };
-      const answer = parseAnswer(await ask(`execute '${current}'? [y/N/e] `), false, edits < MAX_EDITS);
-      if (answer !== 'edit' || signal.aborted) return { decision, command: current, approved: answer === 'yes' && !signal.aborted, by: 'user' };
+      if (!this.#askKey || signal.aborted) return { decision, command: current, approved: false, by: this.#askKey ? 'user' : 'no-terminal' };
+      const key = await this.#key({ before: "execute '", subject: current, after: "'? [y/N/e] ", kind: 'command', keys: 'yne', fallback: 'n' });
+      const edit = key === 'e' && edits < MAX_EDITS && ask !== null;
+      if (!edit || signal.aborted) return { decision, command: current, approved: key === 'y' && !signal.aborted, by: 'user' };
       const edited = (await ask('edit: ', current))?.trim();
       if (!edited || signal.aborted) return { decision, command: current, approved: false, by: 'user' };
+      if (edited === current) continue;
       current = edited;
       decision = this.judge({ type: 'command', command: current });
       // Edited by the person: Enter runs it unless the rules themselves ask (not only confirm_cmd).
@@ -88,14 +101,14 @@ export class ApprovalGate implements ToolGate {
     if (decision.verdict === 'allow') return { approved: true, by: 'policy' };
     if (decision.verdict === 'deny') return { approved: false, by: 'policy' };
     if (this.#always.has(name)) return { approved: true, by: 'always' };
-    const { ask, show } = this.#opts;
-    if (!ask) return { approved: false, by: 'no-terminal' };
+    const { show } = this.#opts;
+    if (!this.#askKey) return { approved: false, by: 'no-terminal' };
     if (signal.aborted) return { approved: false, by: 'user' };
-    show(`${name}${annotationLabel(annotations)} ${describeArguments(args)}`);
-    const answer = parseAnswer(await ask(`call '${name}'? [y/N/a] `), true);
+    show(`${name}${annotationLabel(annotations)} ${describeArguments(args)}`, 'arguments');
+    const key = await this.#key(plainQuestion(`call '${name}'? [y/N/a] `, 'yna', 'n'));
     if (signal.aborted) return { approved: false, by: 'user' };
-    if (answer === 'always') this.#always.add(name);
-    return { approved: answer !== 'no', by: 'user' };
+    if (key === 'a') this.#always.add(name);
+    return { approved: key === 'y' || key === 'a', by: 'user' };
   }
 
   /**
@@ -104,14 +117,14 @@ export class ApprovalGate implements ToolGate {
    * decides (`whenAlone`).
    */
   async sampling(alias: string, prompt: string, question: string, whenAlone: 'deny' | 'allow', signal: AbortSignal): Promise<GateDecision> {
-    const { ask, show } = this.#opts;
-    if (!ask) return { approved: whenAlone === 'allow', by: 'policy' };
+    const { show } = this.#opts;
+    if (!this.#askKey) return { approved: whenAlone === 'allow', by: 'policy' };
     if (signal.aborted) return { approved: false, by: 'user' };
     show(prompt);
     const flat = question.replace(/\s+/g, ' ').trim();
     const preview = flat.length > 80 ? `${flat.slice(0, 79)}…` : flat;
-    const answer = parseAnswer(await ask(`[aish] mcp ${alias} asks the model: ${preview}  [y/N] `), false);
-    return { approved: answer === 'yes' && !signal.aborted, by: 'user' };
+    const key = await this.#key(plainQuestion(`[aish] mcp ${alias} asks the model: ${preview}  [y/N] `, 'yn', 'n'));
+    return { approved: key === 'y' && !signal.aborted, by: 'user' };
   }
 
   /**
@@ -119,18 +132,20 @@ export class ApprovalGate implements ToolGate {
    * this run). Defaults to no; with nobody to ask the answer is 'nobody' (the run aborts).
    */
   async unboxed(command: string): Promise<'yes' | 'no' | 'always' | 'nobody'> {
-    const { ask } = this.#opts;
-    if (!ask) return 'nobody';
-    return parseAnswer(await ask(`[Norris] no sandbox here: run '${command}'? [y/N/a] `), true) as 'yes' | 'no' | 'always';
+    if (!this.#askKey) return 'nobody';
+    const key = await this.#key({ before: "[Norris] no sandbox here: run '", subject: command, after: "'? [y/N/a] ", kind: 'command', keys: 'yna', fallback: 'n' });
+    return key === 'y' ? 'yes' : key === 'a' ? 'always' : 'no';
   }
 
-  /** The Norris HALT question about `what`; with nobody to ask it aborts. */
-  async halt(what: string): Promise<HaltAnswer> {
-    const { ask } = this.#opts;
-    if (!ask) return 'abort';
-    const answer = ((await ask(`[Norris] ${what}\n  proceed / skip / abort? [p/s/A] `)) ?? '').trim().toLowerCase();
-    if (answer === 'p' || answer === 'proceed') return 'proceed';
-    if (answer === 's' || answer === 'skip') return 'skip';
+  /**
+   * The Norris HALT question: `what`, then the command (or a call's arguments) it is about, shown
+   * whole; with nobody to ask it aborts.
+   */
+  async halt(what: string, subject = '', kind: KeyQuestion['kind'] = 'command'): Promise<HaltAnswer> {
+    if (!this.#askKey) return 'abort';
+    const key = await this.#key({ before: `[Norris] ${what}`, subject, after: '\n  proceed / skip / abort? [p/s/A] ', kind, keys: 'psa', fallback: 'a' });
+    if (key === 'p') return 'proceed';
+    if (key === 's') return 'skip';
     return 'abort';
   }
 }

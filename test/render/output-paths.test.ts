@@ -4,6 +4,7 @@
 // and results). With colour on or off, TTY or pipe, nothing but aish's own styling may leave raw.
 
 import { describe, expect, it } from 'vitest';
+import { formatQuestion } from '../../src/render/question.js';
 import { Renderer } from '../../src/render/renderer.js';
 import { createStyle } from '../../src/render/style.js';
 import { createTurnView } from '../../src/render/turn-view.js';
@@ -144,5 +145,22 @@ describe('the redactor in the renderer', () => {
     expect(all).not.toContain('sk-live-123456');
     expect(all).toContain('[aish] transport: HTTP 401: invalid key [redacted:OPENAI_API_KEY]^[[2J');
     expect(all.match(/\[redacted:OPENAI_API_KEY\]/g)).toHaveLength(5);
+  });
+});
+
+describe('questions', () => {
+  it.each(HOSTILE)('%s: confirm, HALT and tool-call questions, short and padded', (_name, bad) => {
+    const layout = { columns: 80, rows: 24 };
+    for (const subject of [`echo ${bad}`, `echo ${bad}${' '.repeat(6000)}ls`, `${bad}${'x'.repeat(10_000)}${bad}`]) {
+      for (const q of [
+        { before: "execute '", subject, after: "'? [y/N/e] ", kind: 'command' as const },
+        { before: `[Norris] destructive command (${bad}): `, subject, after: '\n  proceed / skip / abort? [p/s/A] ', kind: 'command' as const },
+        { before: `[Norris] tool call x${bad} `, subject: JSON.stringify({ p: subject }, null, 2), after: '\n  proceed / skip / abort? [p/s/A] ', kind: 'arguments' as const },
+      ]) {
+        const text = formatQuestion(q, layout);
+        expect(text).not.toMatch(RAW_CONTROL);
+        expect(text.split('\n').at(-1)).toMatch(/\? \[[a-zA-Z/]+\] $/);
+      }
+    }
   });
 });

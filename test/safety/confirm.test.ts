@@ -1,19 +1,28 @@
-import { describe, expect, it } from 'vitest';
-import { parseAnswer } from '../../src/safety/confirm.js';
+// A one-key question asked as a line (no one-key reader): a key or its word answers, an empty
+// line is the fallback, anything else is no answer.
 
-describe('parseAnswer', () => {
+import { describe, expect, it } from 'vitest';
+import { keysFromLine, questionLine, type KeyQuestion } from '../../src/safety/confirm.js';
+
+const q: KeyQuestion = { before: "execute '", subject: 'ls -la', after: "'? [y/N/e] ", kind: 'command', keys: 'yne', fallback: 'n' };
+
+describe('keysFromLine', () => {
   it.each([
-    ['y', false, 'yes'],
-    ['YES', false, 'yes'],
-    [' y ', false, 'yes'],
-    ['', false, 'no'],
-    [null, false, 'no'],
-    ['n', false, 'no'],
-    ['yep', false, 'no'],
-    ['a', false, 'no'],
-    ['a', true, 'always'],
-    ['always', true, 'always'],
-  ] as const)('%j (always allowed: %s) → %s', (answer, allowAlways, expected) => {
-    expect(parseAnswer(answer, allowAlways)).toBe(expected);
+    ['y', 'y'],
+    ['YES', 'y'],
+    [' y ', 'y'],
+    ['', 'n'],
+    [null, null],
+    ['n', 'n'],
+    ['e', 'e'],
+    ['edit', 'e'],
+    ['e -vv', null],
+    ['yep', null],
+    ['a', null],
+  ] as const)('%j → %j', async (line, key) => {
+    const asked: string[] = [];
+    expect(await keysFromLine(async (text) => (asked.push(text), line))(q)).toBe(key);
+    expect(asked).toEqual([questionLine(q)]);
+    expect(questionLine(q)).toBe("execute 'ls -la'? [y/N/e] ");
   });
 });

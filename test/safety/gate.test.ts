@@ -108,6 +108,19 @@ describe('ApprovalGate: edit before run', () => {
     expect(await gate.command('ls', signal)).toMatchObject({ approved: false, command: 'sudo ls', decision: { verdict: 'deny' } });
   });
 
+  it('an edit that changes nothing asks again (e then Enter out of habit does not run it)', async () => {
+    const { gate, asked } = gateWith(['e', 'ls', 'n']);
+    expect(await gate.command('ls', signal)).toMatchObject({ approved: false, command: 'ls' });
+    expect(asked).toEqual(["execute 'ls'? [y/N/e] ", 'edit: ', "execute 'ls'? [y/N/e] "]);
+  });
+
+  it('the command goes to a one-key asker as the subject of its question', async () => {
+    const questions: unknown[] = [];
+    const gate = new ApprovalGate({ policy: policy(), ask: null, askKey: async (q) => (questions.push(q), 'y'), show: () => {} });
+    expect(await gate.command(`curl x${' '.repeat(6000)}ls`, signal)).toMatchObject({ approved: true });
+    expect(questions).toEqual([{ before: "execute '", subject: `curl x${' '.repeat(6000)}ls`, after: "'? [y/N/e] ", kind: 'command', keys: 'yne', fallback: 'n' }]);
+  });
+
   it('an empty edit declines', async () => {
     const { gate } = gateWith(['e', '   ']);
     expect((await gate.command('ls', signal)).approved).toBe(false);

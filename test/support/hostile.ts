@@ -21,8 +21,15 @@ export const HOSTILE: readonly [string, string, string][] = [
   ['backspace overprinting', 'rm -rf /\x08\x08\x08\x08\x08\x08\x08\x08ls     ', 'rm -rf /^H^H^H^H^H^H^H^Hls     '],
   ['carriage-return overprinting', 'rm -rf ~\rls -la   ', 'rm -rf ~^Mls -la   '],
   ['NUL, BEL, DEL, form feed, vertical tab', 'a\x00b\x07c\x7fd\x0ce\x0bf', 'a^@b^Gc^?d^Le^Kf'],
+  ['zero-width space inside a command', 'rm\u200b -rf', 'rm<U+200B> -rf'],
+  ['word joiner, soft hyphen, BOM', 'a\u2060b\u00adc\ufeffd', 'a<U+2060>b<U+00AD>c<U+FEFF>d'],
+  ['tag characters spelling hidden ASCII', 'ok\u{e0072}\u{e006d}', 'ok<U+E0072><U+E006D>'],
+  ['config key that sets the title and clears the screen', '\x1b]0;pwned\x07\x1b[2J', '^[]0;pwned^G^[[2J'],
 ];
 
-/** Any byte a terminal would act on: C0 but newline and tab, DEL, C1, bidi controls. */
+/**
+ * Any byte a terminal would act on (C0 but newline and tab, DEL, C1, bidi controls) or a
+ * character it would not show (zero-width space, word joiner, soft hyphen, BOM, tag characters).
+ */
 // eslint-disable-next-line no-control-regex
-export const RAW_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+export const RAW_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|[\u00ad\u180e\u200b\u2060-\u2064\ufeff\ufff9-\ufffb\u{e0000}-\u{e007f}]/u;
