@@ -61,7 +61,9 @@ describe('Ctrl-C', () => {
       const listed = await t.waitFor(/fx .*\n?.*(connected|disconnected|failed)/, { from });
       expect(listed).toMatch(/fx .*stdio\s+\d+\s+connected/);
       t.line('please call the tool once more');
-      await t.waitFor('the server answered');
+      // Ctrl-D once the prompt is back: typed while the reply is handled (the terminal in cooked
+      // mode) the end of input would be lost as the line editor takes the terminal again.
+      await t.waitFor(/the server answered[\s\S]*\[aish:fast\]> $/);
       expect(server.requests[2]!.body.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'c1', content: 'echo: still here' });
       t.write(KEY.ctrlD);
       await t.exited;
