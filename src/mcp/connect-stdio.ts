@@ -1,27 +1,31 @@
 // Starting an MCP server as a child process over stdio (SPEC §6): `command`, `args`, `env`, `cwd`;
-// the child gets only a safe part of aish's environment, and its stderr is kept (the last 4 KB) out
-// of the terminal for error messages. Throws only `McpConnectError`, carrying that stderr tail.
+// the child runs in a process group of its own (`GroupStdioTransport`), gets only a safe part of
+// aish's environment, and its stderr is kept (the last 4 KB) out of the terminal for error
+// messages. Throws only `McpConnectError`, whose message ends with that stderr's last lines.
 
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { statSync } from 'node:fs';
 import type { McpServerConfig } from '../config/schema.js';
 import { Reason } from './abort.js';
 import { joinCommandLine } from './command-line.js';
 import { connectClient, DEFAULT_CONNECT_TIMEOUT_MS, type Connected } from './connect-client.js';
 import { describeMcpFailure, McpConnectError, type FailureContext } from './errors.js';
-import { isConnectionClosed, lastLine, scrubSecrets } from './failure-text.js';
+import { isConnectionClosed, lastLine, scrubSecrets, stderrTailLines } from './failure-text.js';
+import { GroupStdioTransport } from './group-stdio-transport.js';
 import type { McpConnectOptions } from './session-types.js';
 
 const STDERR_TAIL_CHARS = 4096;
 
 /**
- * What a stdio server inherits from aish: enough to find programs, a home, a locale, a temp dir
- * and a proxy. No tokens or keys: those go in the server's `env` in the config.
+ * What a stdio server inherits from aish: enough to find programs, a home, a locale, a temp dir,
+ * and the network settings a child needs behind a proxy that intercepts TLS (`npx -y` fetching
+ * the server): the proxies and the extra CA certificates. No tokens or keys: those go in the
+ * server's `env` in the config. docs/mcp.md lists them.
  */
 const INHERITED_ENV = [
   'PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LANGUAGE', 'LC_ALL', 'LC_CTYPE', 'TERM',
   'TMPDIR', 'TZ', 'XDG_RUNTIME_DIR', 'XDG_CONFIG_HOME', 'XDG_CACHE_HOME', 'XDG_DATA_HOME',
-  'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy',
+  'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'ALL_PROXY', 'http_proxy', 'https_proxy', 'no_proxy', 'all_proxy',
+  'NODE_EXTRA_CA_CERTS', 'NODE_USE_ENV_PROXY', 'SSL_CERT_FILE', 'SSL_CERT_DIR', 'REQUESTS_CA_BUNDLE',
   'SYSTEMROOT', 'SystemRoot', 'COMSPEC', 'PATHEXT', 'WINDIR', 'TEMP', 'TMP', 'USERPROFILE',
   'APPDATA', 'LOCALAPPDATA', 'HOMEDRIVE', 'HOMEPATH', 'PROGRAMFILES', 'USERNAME',
 ];
@@ -40,7 +44,10 @@ export function stdioEnvironment(
   return { ...out, ...extra };
 }
 
-/** Starts a stdio server with a safe environment and its stderr kept (the last 4 KB) out of sight. */
+/**
+ * Starts a stdio server in a process group of its own, with a safe environment and its stderr
+ * kept (the last 4 KB) out of sight.
+ */
 export async function connectStdio(alias: string, cfg: McpServerConfig, opts: McpConnectOptions, signal: AbortSignal): Promise<Connected> {
   const command = cfg.command!;
   const target = joinCommandLine([command, ...cfg.args]);
@@ -54,16 +61,15 @@ export async function connectStdio(alias: string, cfg: McpServerConfig, opts: Mc
     }
     if (!isDir) throw new McpConnectError(alias, undefined, `working directory not found: ${cfg.cwd}`);
   }
-  const transport = new StdioClientTransport({
+  const stderr = { text: '' };
+  const transport = new GroupStdioTransport({
     command,
     args: cfg.args,
     env: stdioEnvironment(opts.env, cfg.env),
-    ...(cfg.cwd !== undefined ? { cwd: cfg.cwd } : opts.cwd !== undefined ? { cwd: opts.cwd } : {}),
-    stderr: 'pipe',
-  });
-  const stderr = { text: '' };
-  transport.stderr?.on('data', (chunk: Buffer | string) => {
-    stderr.text = (stderr.text + chunk.toString()).slice(-STDERR_TAIL_CHARS);
+    cwd: cfg.cwd ?? opts.cwd,
+    onStderr: (chunk) => {
+      stderr.text = (stderr.text + chunk).slice(-STDERR_TAIL_CHARS);
+    },
   });
   const ctx: FailureContext = { command, timeoutMs: opts.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS };
   const fail = (err: unknown): McpConnectError => {
@@ -72,9 +78,13 @@ export async function connectStdio(alias: string, cfg: McpServerConfig, opts: Mc
     if (err instanceof Reason) reason = err.message;
     else if (isConnectionClosed(err)) reason = 'the server exited during start-up';
     else reason = describeMcpFailure(err, ctx);
+    if (reason === 'cancelled') return new McpConnectError(alias, err, reason);
+    // `:mcp list` shows one line, ending with the last thing the server said; the error itself
+    // shows the last few lines, which often hold the cause (a proxy, a certificate, npm's log).
     const last = lastLine(stderr.text);
-    if (last && reason !== 'cancelled') reason += `: ${last}`;
-    const error = new McpConnectError(alias, err, scrubSecrets(reason, secrets));
+    const error = new McpConnectError(alias, err, scrubSecrets(last ? `${reason}: ${last}` : reason, secrets));
+    const tail = stderrTailLines(stderr.text);
+    if (tail.length > 1) error.message = scrubSecrets(`mcp ${alias}: ${reason}; its stderr ended with:\n${tail.map((l) => `  ${l}`).join('\n')}`, secrets);
     error.stderrTail = stderr.text;
     return error;
   };

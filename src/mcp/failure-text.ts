@@ -19,6 +19,16 @@ export function lastLine(text: string): string {
   return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 }
 
+/** The last `count` non-blank lines of `text`, each trimmed at the end and cut to 200 characters. */
+export function stderrTailLines(text: string, count = 6): string[] {
+  return text
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .filter((l) => l.trim() !== '')
+    .slice(-count)
+    .map((l) => (l.length > 200 ? `${l.slice(0, 199)}…` : l));
+}
+
 /** The SDK's own "the transport closed under a pending request", not a server's -32000. */
 export function isConnectionClosed(err: unknown): boolean {
   return err instanceof McpError && err.code === ErrorCode.ConnectionClosed && /Connection closed/.test(err.message);

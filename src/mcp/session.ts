@@ -299,7 +299,8 @@ export class McpSession {
   /**
    * Ends the session: pending calls resolve as transport errors, a streamable-HTTP session is
    * terminated (DELETE, best effort, 1 s at most), the client closed (a stdio server gets EOF,
-   * then SIGTERM). Never throws, prints nothing; calling it again returns the same promise.
+   * then its whole process group SIGTERM and SIGKILL, within a second). Never throws, prints
+   * nothing; calling it again returns the same promise.
    */
   close(): Promise<void> {
     this.#closing ??= (async () => {

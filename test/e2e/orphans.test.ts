@@ -2,11 +2,11 @@
 // its output leaves, aish ends the command it runs and exits instead of living on without a
 // parent or spinning on a write that can only fail.
 
-import { readFileSync } from 'node:fs';
 import { spawn as spawnPty } from '@lydell/node-pty';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AISH_BIN, makeHome, type AishHome } from '../support/aish-env.js';
 import { ModelServer } from '../support/model-server.js';
+import { commandLine, gone, isGone } from '../support/processes.js';
 import { PtySession } from '../support/pty.js';
 import { startAish } from '../support/run-aish.js';
 
@@ -32,38 +32,6 @@ afterEach(() => {
 /** A command that runs until stopped and prints the pid of the process to watch. */
 const SLEEPER = 'sleep 300 & echo "sleeper $!"; wait';
 const SLEEPER_PID = /sleeper (\d+)/;
-
-/** True once `pid` has ended (a zombie has ended too: it only waits to be collected). */
-function isGone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ESRCH';
-  }
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z') ?? false;
-  } catch {
-    return true;
-  }
-}
-
-/** The NUL-separated command line of `pid`, '' when it cannot be read. */
-function commandLine(pid: number): string {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-  } catch {
-    return '';
-  }
-}
-
-/** Resolves once every pid has ended; rejects, naming the survivors, after a generous wait. */
-async function gone(...pids: number[]): Promise<void> {
-  const deadline = Date.now() + 8000;
-  while (pids.some((pid) => !isGone(pid))) {
-    if (Date.now() > deadline) throw new Error(`still running: ${pids.filter((pid) => !isGone(pid)).join(', ')}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /**
  * aish on a terminal this test can close the way `tmux kill-session` does: node-pty's destroy

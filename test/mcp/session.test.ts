@@ -3,18 +3,24 @@
 // mismatch status, result flattening, timeouts, Ctrl-C, a server dying mid-call, JSON-RPC errors,
 // list_changed, unsafe tool names, connect failures and a quiet close.
 
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpConnectError } from '../../src/mcp/errors.js';
 import { McpSession, type McpConnectOptions, type McpTool } from '../../src/mcp/session.js';
 import {
+  FIXTURE_SERVER,
   fixtureStats,
   fixtureStdio,
+  PROJECT_ROOT,
   httpServer,
   refusedUrl,
   startFixture,
   stopAllServers,
   type RunningServer,
 } from '../support/mcp-servers.js';
+import { gone, isGone } from '../support/processes.js';
 
 const TOKEN = 'tok-3b1f7e29c4d8a650';
 
@@ -381,10 +387,18 @@ describe.each([
 });
 
 describe('stdio start-up', () => {
-  it('a server that exits at start-up names its last stderr line', async () => {
+  it('a server that exits at start-up shows the tail of its stderr; the reason keeps its last line', async () => {
     const err = await connectError('broken', fixtureStdio(['--fail-start']));
-    expect(err.message).toBe('mcp broken: the server exited during start-up: fixture: fatal: no such database /nonexistent/db.sqlite');
+    expect(err.message).toBe(
+      'mcp broken: the server exited during start-up; its stderr ended with:\n  fixture: starting in stdio mode\n  fixture: fatal: no such database /nonexistent/db.sqlite',
+    );
+    expect(err.reason).toBe('the server exited during start-up: fixture: fatal: no such database /nonexistent/db.sqlite');
     expect(err.stderrTail).toContain('fixture: starting in stdio mode');
+  });
+
+  it('a server that said one line before it exited keeps the one-line message', async () => {
+    const err = await connectError('terse', { command: '/bin/sh', args: ['-c', 'echo "terse: no config" >&2; exit 1'], env: {} });
+    expect(err.message).toBe('mcp terse: the server exited during start-up: terse: no config');
   });
 
   it('a command that does not exist', async () => {
@@ -401,6 +415,22 @@ describe('stdio start-up', () => {
 });
 
 describe('close', () => {
+  it('ends the whole process group: a server behind a launcher that forwards no signal and ignores EOF', async () => {
+    const pidFile = path.join(mkdtempSync(path.join(tmpdir(), 'aish-group-')), 'pids');
+    const wrapper = path.join(PROJECT_ROOT, 'test', 'fixtures', 'mcp', 'wrapper.mjs');
+    const session = await McpSession.connect('fx', { command: process.execPath, args: [wrapper, pidFile, FIXTURE_SERVER, 'stdio', '--linger'], env: {} }, options());
+    const pids = readFileSync(pidFile, 'utf8').trim().split(' ').map(Number);
+    try {
+      expect(pids.every((pid) => !isGone(pid))).toBe(true);
+      await session.close();
+      // close resolves once the group is gone (or SIGKILLed): at most zombies are left to reap.
+      await gone(...pids);
+    } finally {
+      for (const pid of pids) if (!isGone(pid)) process.kill(pid, 'SIGKILL');
+      rmSync(path.dirname(pidFile), { recursive: true, force: true });
+    }
+  });
+
   it('terminates a streamable-HTTP session, is idempotent and prints nothing', async () => {
     const written: string[] = [];
     const original = { out: process.stdout.write, err: process.stderr.write };

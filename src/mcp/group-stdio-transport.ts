@@ -1,0 +1,176 @@
+// The stdio transport of an MCP server that runs in a process group of its own: the terminal's
+// Ctrl-C (SIGINT to aish's foreground group) never reaches it, and closing ends the whole group,
+// so a server that a wrapper started (npx's grandchild) is gone with it. The SDK's own transport
+// spawns in aish's group and signals only its direct child; this one speaks the same protocol,
+// with the SDK's line framing (`ReadBuffer`, `serializeMessage`).
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
+/** How long a server may take to exit on its own once its stdin is closed (the MCP spec's first step). */
+const EOF_GRACE_MS = 200;
+/** How long the group has after SIGTERM before SIGKILL. */
+const TERM_GRACE_MS = 500;
+const GROUP_POLL_MS = 25;
+
+export interface GroupStdioParams {
+  command: string;
+  args: readonly string[];
+  env: Record<string, string>;
+  cwd?: string;
+  /** Every chunk the server writes to stderr, from its first byte on. */
+  onStderr: (chunk: string) => void;
+}
+
+// Windows has no process groups to signal; there the direct child is what can be ended.
+const GROUPS = process.platform !== 'win32';
+
+/**
+ * A `Transport` over a child process started as the leader of its own process group (a session
+ * of its own, with no controlling terminal). `close` closes stdin, then sends SIGTERM to the whole
+ * group and SIGKILL after a short grace: it resolves within a second, never rejects, and is
+ * idempotent. `onclose` is called once, when the server's output ends or `close` is done.
+ */
+export class GroupStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  readonly #params: GroupStdioParams;
+  readonly #readBuffer = new ReadBuffer();
+  #child: ChildProcess | undefined;
+  #exited: Promise<void> | undefined;
+  #closing: Promise<void> | undefined;
+  #closed = false;
+
+  constructor(params: GroupStdioParams) {
+    this.#params = params;
+  }
+
+  /** The server's pid, which is also its process group's id (undefined before the start). */
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
+  start(): Promise<void> {
+    if (this.#child) return Promise.reject(new Error('the stdio transport was started already'));
+    const { command, args, env, cwd, onStderr } = this.#params;
+    const child = spawn(command, [...args], {
+      env,
+      cwd,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: GROUPS,
+      windowsHide: true,
+    });
+    this.#child = child;
+    this.#exited = new Promise((resolve) => {
+      child.once('exit', () => resolve());
+      child.once('error', () => resolve());
+    });
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => onStderr(chunk));
+    child.stdout?.on('data', (chunk: Buffer) => this.#read(chunk));
+    child.stdout?.on('error', (err) => this.onerror?.(err));
+    child.stdin?.on('error', (err) => this.onerror?.(err));
+    // Output ends when every process holding the pipe is gone, not when the leader exits.
+    child.once('close', () => this.#finish());
+    return new Promise((resolve, reject) => {
+      child.once('spawn', () => resolve());
+      child.once('error', (err) => {
+        reject(err);
+        this.onerror?.(err);
+      });
+    });
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.#child?.stdin;
+    if (!stdin || this.#closing || this.#closed) return Promise.reject(new Error('Not connected'));
+    return new Promise((resolve) => {
+      if (stdin.write(serializeMessage(message))) resolve();
+      else stdin.once('drain', () => resolve());
+    });
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= this.#endGroup().finally(() => this.#finish());
+    return this.#closing;
+  }
+
+  #read(chunk: Buffer): void {
+    try {
+      this.#readBuffer.append(chunk);
+    } catch (err) {
+      this.onerror?.(err as Error);
+      void this.close();
+      return;
+    }
+    for (;;) {
+      let message: JSONRPCMessage | null;
+      try {
+        message = this.#readBuffer.readMessage();
+      } catch (err) {
+        this.onerror?.(err as Error);
+        continue;
+      }
+      if (message === null) break;
+      this.onmessage?.(message);
+    }
+  }
+
+  /** EOF first (a polite server exits), then SIGTERM to the group, then SIGKILL to what is left. */
+  async #endGroup(): Promise<void> {
+    const child = this.#child;
+    const pid = child?.pid;
+    if (!child || pid === undefined) return;
+    try {
+      child.stdin?.end();
+    } catch {
+      // Already closed.
+    }
+    if (child.exitCode === null && child.signalCode === null) await within(this.#exited!, EOF_GRACE_MS);
+    // The leader may have exited on EOF while a process it started still runs in the group.
+    if (!this.#signal(pid, 'SIGTERM')) return;
+    if (await this.#groupGoneWithin(pid, TERM_GRACE_MS)) return;
+    this.#signal(pid, 'SIGKILL');
+  }
+
+  /** Sends `sig` to the server's group (its process on Windows); false when nothing was left. */
+  #signal(pid: number, sig: NodeJS.Signals | 0): boolean {
+    if (!GROUPS) {
+      const child = this.#child;
+      const alive = child !== undefined && child.exitCode === null && child.signalCode === null;
+      if (alive && sig !== 0) child.kill(sig);
+      return alive;
+    }
+    try {
+      process.kill(-pid, sig);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async #groupGoneWithin(pid: number, ms: number): Promise<boolean> {
+    const deadline = Date.now() + ms;
+    while (Date.now() < deadline) {
+      if (!this.#signal(pid, 0)) return true;
+      await new Promise((resolve) => setTimeout(resolve, GROUP_POLL_MS).unref());
+    }
+    return !this.#signal(pid, 0);
+  }
+
+  #finish(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#readBuffer.clear();
+    this.onclose?.();
+  }
+}
+
+/** Resolves when `promise` does or after `ms`, whichever is first. */
+function within(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms).unref()))]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,36 @@
+// Whether processes a test started are still there, read from the kernel (/proc, kill 0): what
+// "nothing left running" means for aish's children and the ones they started in turn.
+
+import { readFileSync } from 'node:fs';
+
+/** True once `pid` has ended (a zombie has ended too: it only waits to be collected). */
+export function isGone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z') ?? false;
+  } catch {
+    return true;
+  }
+}
+
+/** The NUL-separated command line of `pid`, '' when it cannot be read. */
+export function commandLine(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** Resolves once every pid has ended; rejects, naming the survivors, after a generous wait. */
+export async function gone(...pids: number[]): Promise<void> {
+  const deadline = Date.now() + 8000;
+  while (pids.some((pid) => !isGone(pid))) {
+    if (Date.now() > deadline) throw new Error(`still running: ${pids.filter((pid) => !isGone(pid)).join(', ')}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
