@@ -422,6 +422,9 @@ export class ShellSession {
     const byExit = current !== null && !signal && /^\s*(exit|logout)(\s|;|$)/.test(current.command);
     this.#finishCurrent(e, signal, reason, byExit);
     if (byExit) {
+      // `exit` ends aish too: nothing of the session is left running (a job `disown`ed is not
+      // in the list).
+      hangUp(this.#knownJobs(pty.pid));
       this.#closed = true;
       return;
     }
@@ -608,10 +611,9 @@ export class ShellSession {
       await Promise.race([this.#prompt, new Promise((resolve) => setTimeout(resolve, 300).unref())]);
       jobs = await this.#ask('jobs', '', 300);
     }
-    // Not asked (busy, or no answer in time): the jobs as last known, each still a group of this
-    // shell's session (a pid that ended may be another process's now).
+    // Not asked (busy, or no answer in time): the jobs as last known.
     const shellPid = this.#pty?.pid;
-    if (jobs === null && shellPid !== undefined) jobs = (this.#jobs.match(/\d+/g) ?? []).filter((pid) => sessionOf(Number(pid)) === shellPid).join(' ');
+    const groups = jobs !== null ? pidsIn(jobs) : shellPid === undefined ? [] : this.#knownJobs(shellPid);
     this.#closed = true;
     if (this.#startTimer) clearTimeout(this.#startTimer);
     this.#removeRcDir();
@@ -628,18 +630,17 @@ export class ShellSession {
         resolve();
       });
     });
-    const groups = (jobs?.match(/\d+/g) ?? []).map((pid) => -Number(pid));
-    const hangUp = () => {
-      for (const group of groups) {
-        signal(group, 'SIGHUP');
-        signal(group, 'SIGCONT');
-      }
-    };
     signal(pty.pid, 'SIGHUP');
-    hangUp();
+    hangUp(groups);
     await exited;
     // A job of zsh's was seen to miss the first hangup while its shell exited: once more after it.
-    hangUp();
+    hangUp(groups);
+  }
+
+  /** The jobs as last asked that are still groups of the shell's session (a pid that ended may
+   * be another process's now). */
+  #knownJobs(shellPid: number): number[] {
+    return pidsIn(this.#jobs).filter((pid) => sessionOf(pid) === shellPid);
   }
 }
 
@@ -674,6 +675,18 @@ function sessionOf(pid: number): number | null {
     return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3]);
   } catch {
     return null;
+  }
+}
+
+function pidsIn(text: string): number[] {
+  return (text.match(/\d+/g) ?? []).map(Number);
+}
+
+/** SIGHUP to each job's process group, and SIGCONT to a stopped one, as a terminal's hangup. */
+function hangUp(groups: readonly number[]): void {
+  for (const group of groups) {
+    signal(-group, 'SIGHUP');
+    signal(-group, 'SIGCONT');
   }
 }
 

@@ -169,11 +169,24 @@ describe.each(['bash', 'zsh'] as const)('%s session', (kind) => {
     expect((await run('ll')).text).toBe('LL');
   });
 
-  it('ends for good on exit', async () => {
+  it('ends for good on exit, leaving no job of its own running', async () => {
     const { session, run } = start(kind);
-    const r = await run('exit 3');
+    const tag = `${process.pid}${Date.now() % 100000}`;
+    await run(`sleep 314.${tag} &`);
+    // zsh, like in a terminal, says "you have running jobs" to the first exit.
+    let r = await run('exit 3');
+    if (!r.shellEnded && kind === 'zsh') r = await run('exit 3');
     expect(r.shellEnded).toEqual({ reason: 'exit 3', byExit: true });
     expect(session.ended).toBe(true);
+    const left = () => {
+      try {
+        return execFileSync('pgrep', ['-f', `sleep 314.${tag}`], { encoding: 'utf8' }).trim();
+      } catch {
+        return '';
+      }
+    };
+    for (let i = 0; i < 40 && left(); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(left()).toBe('');
   });
 
   it('starts without rc files when the rc file exits', async () => {
