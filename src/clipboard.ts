@@ -7,9 +7,8 @@
 // base64, so no text can end the sequence early. Else a ClipboardError says what to install.
 
 import { spawn } from 'node:child_process';
-import { accessSync, constants, statSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
+import { findOnPath } from './find-on-path.js';
 
 /** A clipboard tool: the program and its arguments; it reads the text on stdin. */
 export interface ClipboardTool {
@@ -42,22 +41,6 @@ export function clipboardTools(env: Record<string, string | undefined>, platform
   if (env.DISPLAY) tools.push({ name: 'xclip', args: ['-selection', 'clipboard'] }, { name: 'xsel', args: ['--clipboard', '--input'] });
   tools.push({ name: 'clip.exe', args: [] });
   return tools.filter((t) => findOnPath(t.name, env.PATH ?? '') !== null);
-}
-
-/** The full path of an executable `name` on `pathVar`, or null. */
-export function findOnPath(name: string, pathVar: string): string | null {
-  for (const dir of pathVar.split(path.delimiter)) {
-    if (!dir) continue;
-    const full = path.join(dir, name);
-    try {
-      if (!statSync(full).isFile()) continue;
-      accessSync(full, constants.X_OK);
-      return full;
-    } catch {
-      // not here
-    }
-  }
-  return null;
 }
 
 /** The OSC 52 sequence that sets the clipboard to `text`, wrapped for GNU screen when inside it. */

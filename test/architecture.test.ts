@@ -22,8 +22,10 @@ const LAYERS: Record<string, readonly string[]> = {
   'tool-call': [],
   // Text grown by many small pieces (a streamed reply), kept as a few flat strings.
   'text-buffer': [],
+  // Where a program is on PATH (the clipboard tool, bubblewrap).
+  'find-on-path': [],
   // The system clipboard: a tool on PATH or OSC 52.
-  clipboard: [],
+  clipboard: ['find-on-path'],
   // Writes to a standard stream's descriptor before Node's stream for it is set up.
   'fd-write': [],
   // Loads aish's own bundles with V8's code cache; the V8 flags the caches are made with.
@@ -57,7 +59,7 @@ const LAYERS: Record<string, readonly string[]> = {
   // Project trust: the question about a project config, at start-up and for :trust.
   trust: ['config', 'errors', 'render'],
   // The autonomous loop; its sandbox finds the step's work tree through project/.
-  norris: ['broker', 'cmd-contract', 'config', 'errors', 'project', 'safety', 'tool-call', 'turn'],
+  norris: ['broker', 'cmd-contract', 'config', 'errors', 'find-on-path', 'project', 'safety', 'tool-call', 'turn'],
   meta: ['clipboard', 'config', 'errors', 'history', 'line-router', 'mcp', 'memory', 'model-routing', 'norris', 'project', 'render', 'safety', 'shell', 'trust', 'turn'],
   repl: ['broker', 'config', 'errors', 'history', 'io', 'line-router', 'mcp', 'memory', 'meta', 'norris', 'project', 'render', 'safety', 'shell', 'turn'],
   // What runs before the program is loaded: the config, the first prompt (or the first input).

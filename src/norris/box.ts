@@ -8,6 +8,7 @@ import { realpathSync, statSync } from 'node:fs';
 import { platform } from 'node:os';
 import path from 'node:path';
 import { CONFIG_SEARCH_PLACES } from '../config/load.js';
+import { findOnPath } from '../find-on-path.js';
 import type { Config } from '../config/schema.js';
 import { workTreeOf } from '../project/git.js';
 import { withoutSecrets } from '../safety/redact.js';
@@ -53,7 +54,7 @@ export class NorrisBox {
   async #probe(): Promise<BoxAvailability> {
     if (this.#parts.config.norris.sandbox === 'off') return { available: false, why: 'norris.sandbox is off' };
     if (platform() !== 'linux') return { available: false, why: `no sandbox on ${platform()} (Linux only)` };
-    const bwrap = findProgram('bwrap', this.#parts.env.PATH);
+    const bwrap = findOnPath('bwrap', this.#parts.env.PATH ?? '/usr/bin:/bin');
     if (!bwrap) return { available: false, why: 'bubblewrap (bwrap) is not installed' };
     const dir = this.#parts.env.HOME || '/';
     const argv = bwrapArgv({ bwrap, tree: dir, cwd: dir, network: this.#parts.config.norris.network, hidden: [], readOnly: [] });
@@ -82,7 +83,7 @@ export class NorrisBox {
     const tree = realOf((await workTreeOf(cwd, env))?.root ?? start);
     const ownConfigs = CONFIG_SEARCH_PLACES.filter((name) => name.startsWith('.'));
     return {
-      bwrap: findProgram('bwrap', env.PATH) ?? 'bwrap',
+      bwrap: findOnPath('bwrap', env.PATH ?? '/usr/bin:/bin') ?? 'bwrap',
       tree,
       cwd,
       network: config.norris.network,
@@ -112,20 +113,6 @@ function realOf(p: string): string {
   } catch {
     return path.resolve(p);
   }
-}
-
-/** `name` on `PATH`, as an absolute path, or null. */
-function findProgram(name: string, pathVar: string | undefined): string | null {
-  for (const dir of (pathVar ?? '/usr/bin:/bin').split(':')) {
-    if (!path.isAbsolute(dir)) continue;
-    const file = path.join(dir, name);
-    try {
-      if (statSync(file).isFile()) return file;
-    } catch {
-      // Not in this folder.
-    }
-  }
-  return null;
 }
 
 /** Runs argv; null when it exited 0, else what went wrong (its first line of stderr). */

@@ -13,7 +13,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MarkerParser, type ShellEvent } from './markers.js';
+import { MarkerParser, decodeField, type ShellEvent } from './markers.js';
 
 /** The shells aish has integration scripts for. */
 export type SessionShell = 'bash' | 'zsh';
@@ -584,9 +584,10 @@ export class ShellSession {
     const payload = await this.query('env', '', 3000);
     if (payload === null) return null;
     const env: Record<string, string> = {};
+    // Each value was escaped once more than the field that carries them all.
     for (const entry of payload.split('\x1f')) {
       const eq = entry.indexOf('=');
-      if (eq > 0) env[entry.slice(0, eq)] = decodeValue(entry.slice(eq + 1));
+      if (eq > 0) env[entry.slice(0, eq)] = decodeField(entry.slice(eq + 1));
     }
     this.#env = env;
     return env;
@@ -699,10 +700,6 @@ function signal(pid: number, sig: NodeJS.Signals): void {
   }
 }
 
-/** The env payload's values were escaped twice: once per value, once for the whole field. */
-function decodeValue(value: string): string {
-  return value.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-}
 
 /** Lines the rc files printed that read as errors from the shell, for one status line. */
 function rcErrors(output: string): string {

@@ -1,0 +1,20 @@
+// Where a program is: the first executable file of that name in the folders of a PATH.
+
+import { accessSync, constants, statSync } from 'node:fs';
+import path from 'node:path';
+
+/** The full path of an executable `name` on `pathVar`, or null. */
+export function findOnPath(name: string, pathVar: string): string | null {
+  for (const dir of pathVar.split(path.delimiter)) {
+    if (!dir) continue;
+    const full = path.join(dir, name);
+    try {
+      if (!statSync(full).isFile()) continue;
+      accessSync(full, constants.X_OK);
+      return full;
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}
