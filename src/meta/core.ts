@@ -3,6 +3,7 @@
 import { asksShell, explainRoute } from '../line-router.js';
 import { UsageError } from '../errors.js';
 import { formatCost } from '../turn/usage.js';
+import { twoColumns, wrapWords } from '../render/columns.js';
 import type { MetaCommand } from './types.js';
 
 export const coreCommands: MetaCommand[] = [
@@ -19,15 +20,18 @@ export const coreCommands: MetaCommand[] = [
         const names = [c.name, ...(c.aliases ?? [])].map((n) => `:${n}`).join(', ');
         return [`${names}${c.usage ? ` ${c.usage}` : ''}`, c.summary] as const;
       });
-      const width = Math.max(...rows.map(([left]) => left.length));
-      const lines = rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`);
+      const columns = ctx.render.io.columns();
+      const lines = twoColumns(rows, columns);
       const footer = wanted
         ? []
         : [
             '',
-            'Other lines go to the shell when they start with a known command, a path or "$",',
-            'and to the model otherwise (:why <line> tells which and why).',
-            'Keys: Ctrl-R searches the input history, Ctrl-X Ctrl-E edits the line in $VISUAL/$EDITOR.',
+            ...wrapWords(
+              'Other lines go to the shell when they start with a known command, a path or "$", ' +
+                'and to the model otherwise (:why <line> tells which and why).',
+              columns,
+            ),
+            ...wrapWords('Keys: Ctrl-R searches the input history, Ctrl-X Ctrl-E edits the line in $VISUAL/$EDITOR.', columns),
           ];
       ctx.render.info([...(wanted ? [] : ['Meta commands:']), ...lines, ...footer].join('\n'));
     },
@@ -82,14 +86,11 @@ export const coreCommands: MetaCommand[] = [
     usage: '',
     summary: 'list model presets (* marks the active one)',
     run(_args, ctx) {
-      const names = Object.keys(ctx.config.models);
-      const width = Math.max(...names.map((n) => n.length));
-      const lines = names.map((name) => {
-        const m = ctx.config.models[name]!;
+      const rows = Object.entries(ctx.config.models).map(([name, m]) => {
         const mark = name === ctx.activeModel ? '*' : ' ';
-        return `${mark} ${name.padEnd(width)}  ${m.model}  ${m.endpoint}`;
+        return [`${mark} ${name}`, `${m.model}  ${m.endpoint}`] as const;
       });
-      ctx.render.info(lines.join('\n'));
+      ctx.render.info(twoColumns(rows, ctx.render.io.columns(), { indent: 0 }).join('\n'));
     },
   },
   {
