@@ -129,4 +129,6 @@ function evaluate(script: vm.Script, file: string): BundleModule {
   return module;
 }
 
+// Module-level on purpose: it is the process's module cache for the bundles (as require.cache is
+// for files): a bundle evaluated twice would hold two copies of its modules' state.
 const loaded = new Map<string, BundleModule>();

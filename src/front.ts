@@ -1,7 +1,7 @@
 // What aish does before the program is loaded, inside the CommonJS start-up file (entry.ts): the
 // config (when it is a JSON file or none), then on a terminal the banner and the first prompt, at
 // once; from a pipe, the first input. Loading the program (the REPL, the turn core, MCP, the
-// renderer: dist/main.mjs and its chunks) takes longer than Node's own start, and a person should
+// renderer: dist/program.js, and dist/vendor.js with the first MCP server) takes longer than Node's own start, and a person should
 // not watch it (docs/performance.md "The prompt first").
 //
 // On a terminal the front draws what the REPL would draw first and puts the terminal in raw mode,

@@ -6,8 +6,8 @@
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-// The rest of the program is loaded as each path needs it (dynamic imports, each its own chunk;
-// docs/performance.md).
+// The rest of the program is imported as each path needs it (dynamic imports): they are all in
+// dist/program.js, but a module there is evaluated only when first imported (docs/performance.md).
 import type { ConfigFile, TrustAnswer } from './config/load.js';
 import type { Config } from './config/schema.js';
 import type { CliOptions } from './cli.js';

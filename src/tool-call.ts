@@ -1,4 +1,4 @@
-// The vocabulary of a tool call, whoever runs it (an MCP server today, built-in tools later): the
+// The vocabulary of a tool call, whoever runs it (an MCP server or a built-in tool): the
 // hints a server gives about a tool, and how a call ended: the body of the `role: "tool"` turn for
 // the model, a short line for the person, and the fixed texts for calls that never ran. Every call
 // the model makes gets exactly one outcome, so the conversation stays well formed.

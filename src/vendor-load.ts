@@ -8,6 +8,8 @@ import { requireBundle } from './code-cache.js';
 
 type Vendor = Record<string, () => unknown>;
 
+// Module-level on purpose: like Node's own module cache, the bundle is evaluated once per process,
+// whoever asks first; a second evaluation would make a second copy of every package in it.
 let vendor: Vendor | undefined;
 
 /** The package module `specifier` (as src/ imports it), from dist/vendor.js. */

@@ -353,15 +353,15 @@ export class McpRegistry {
     return tool ? { session, tool } : undefined;
   }
 
-  /**
-   * Calls a tool by wire name; never rejects. An unknown name resolves `error` with
-   * `[aish] tool dispatch failed: no tool named <name>`.
-   */
   /** The roots changed (`cd`): every connected server that was offered roots is told. */
   rootsChanged(): void {
     for (const session of this.#sessions.values()) session.notifyRootsChanged();
   }
 
+  /**
+   * Calls a tool by wire name; never rejects. An unknown name resolves `error` with
+   * `[aish] tool dispatch failed: no tool named <name>`.
+   */
   async callTool(wireName: string, args: Record<string, unknown> | undefined, options: McpCallOptions = {}): Promise<ToolOutcome> {
     const found = this.findTool(wireName);
     if (!found) return dispatchFailedOutcome(`no tool named ${wireName}`);

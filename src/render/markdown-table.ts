@@ -110,6 +110,8 @@ function renderCell(src: string, mask: number, paint: Paint): Cell {
   return { styled: sink.styled, width: displayWidth(plain) };
 }
 
+// Module-level on purpose: a cache of one dynamic import, as Node keeps the module itself once per
+// process; every renderer shares the loaded function.
 let measure: ((text: string) => number) | undefined;
 let loading: Promise<void> | undefined;
 
