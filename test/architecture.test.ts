@@ -1,7 +1,8 @@
 // The shape of src/ (SPEC §1, STYLE.md, docs/architecture.md): every folder imports only the
 // folders below it in the table, no file takes part in an import cycle (type-only imports
-// included), only main.ts, the start-up files entry.ts and start.ts, shutdown.ts and code-cache.ts touch `process`, the context store and the turn core do no I/O of
-// their own, and the broker loads its HTTP client and SSE parser lazily.
+// included), only the files of PROCESS_FILES touch `process`, the context store and the turn core
+// do no I/O of their own, and the broker loads its HTTP client and SSE parser lazily.
+// docs/architecture.md states the table and the process rule too; the tests hold it to them.
 
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -116,6 +117,21 @@ function unitOf(file: string): string {
 
 const graph = new Map(files.map((f) => [f, importsOf(f)]));
 
+/** The units of each row of docs/architecture.md's table: `config/` → config, `app.ts` → app. */
+function docTable(): string[][] {
+  const doc = readFileSync(path.join(ROOT, 'docs', 'architecture.md'), 'utf8');
+  const rows: string[][] = [];
+  for (const line of doc.split('\n')) {
+    const first = /^\| ([^|]*`[^|]*) \|/.exec(line)?.[1];
+    if (!first) continue;
+    rows.push([...first.matchAll(/`([\w-]+)(?:\.ts|\/)`/g)].map((m) => m[1]!));
+  }
+  return rows;
+}
+
+/** The files that may touch `process`; docs/architecture.md names the same ones. */
+const PROCESS_FILES = ['main.ts', 'entry.ts', 'start.ts', 'shutdown.ts', 'code-cache.ts'];
+
 describe('layers', () => {
   it('names every unit of src/ in the table', () => {
     const units = [...new Set(files.map(unitOf))].sort();
@@ -127,6 +143,18 @@ describe('layers', () => {
     for (const [unit, allowed] of Object.entries(LAYERS)) {
       for (const dep of allowed) expect(order.indexOf(dep), `${unit} → ${dep}`).toBeLessThan(order.indexOf(unit));
     }
+  });
+
+  it('docs/architecture.md has the same table, each row after every unit it may import', () => {
+    const seen: string[] = [];
+    for (const row of docTable()) {
+      for (const unit of row) {
+        expect(LAYERS, `docs/architecture.md names ${unit}`).toHaveProperty(unit);
+        for (const dep of LAYERS[unit]!) expect(seen, `docs/architecture.md lists ${unit} before ${dep}, which it imports`).toContain(dep);
+      }
+      seen.push(...row);
+    }
+    expect(seen.sort()).toEqual(Object.keys(LAYERS).sort());
   });
 
   it.each(files)('%s imports only from the layers below it', (file) => {
@@ -203,8 +231,14 @@ describe('what start-up loads', () => {
 });
 
 describe('edges of the program', () => {
-  it('touches process only in main.ts, the start-up files entry.ts and start.ts, shutdown.ts and code-cache.ts (NODE_OPTIONS) (argv, env, stdio, signals, exit)', () => {
-    for (const file of files.filter((f) => !['main.ts', 'entry.ts', 'start.ts', 'shutdown.ts', 'code-cache.ts'].includes(f))) {
+  it('docs/architecture.md names the same files that may touch process', () => {
+    const doc = readFileSync(path.join(ROOT, 'docs', 'architecture.md'), 'utf8');
+    const sentence = /on `process` used outside (.*?)\.(?: |$)/.exec(doc.replace(/\s+/g, ' '))?.[1] ?? '';
+    expect([...sentence.matchAll(/`([\w-]+\.ts)`/g)].map((m) => m[1]).sort()).toEqual([...PROCESS_FILES].sort());
+  });
+
+  it(`touches process (argv, env, stdio, signals, exit) only in ${PROCESS_FILES.join(', ')}`, () => {
+    for (const file of files.filter((f) => !PROCESS_FILES.includes(f))) {
       const text = readFileSync(path.join(SRC, file), 'utf8');
       expect(text, file).not.toMatch(/\bprocess\.(argv|env|stdin|stdout|stderr|exit|on|once|cwd)\b/);
     }
