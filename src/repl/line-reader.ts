@@ -9,6 +9,7 @@ import type { Io } from '../io.js';
 import { neutralize } from '../render/sanitize.js';
 import { HistorySearch } from './history-search.js';
 import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON } from './paste-mode.js';
+import { createWithOwnKeys, historyOf, leaveLine, setLine, type KeyListener } from './readline-private.js';
 
 
 export interface LineReader {
@@ -55,8 +56,6 @@ interface Key {
   shift?: boolean;
   sequence?: string;
 }
-
-type KeyListener = (s: string | undefined, key: Key | undefined) => void;
 
 /** A one-key question being asked: the keys of one read (a burst) are judged together. */
 interface KeyQuestionState {
@@ -148,8 +147,7 @@ export class TerminalLineReader implements LineReader {
   constructor(io: Io, opts: TerminalReaderOptions) {
     this.#io = io;
     this.#opts = opts;
-    const before = new Set(io.input.listeners('keypress'));
-    this.#rl = readline.createInterface({
+    const created = createWithOwnKeys(io.input, () => readline.createInterface({
       input: io.input,
       output: io.output,
       terminal: true,
@@ -166,10 +164,10 @@ export class TerminalLineReader implements LineReader {
           );
       },
       tabSize: 4,
-    });
+    }));
+    this.#rl = created.rl;
     // Every key comes to `#keypress` first; it hands readline the ones readline should see.
-    this.#readlineKeys = io.input.listeners('keypress').filter((l) => !before.has(l)) as KeyListener[];
-    for (const l of this.#readlineKeys) io.input.removeListener('keypress', l);
+    this.#readlineKeys = created.readlineKeys;
     this.#onKeypress = (s, key) => this.#keypress(s, key);
     io.input.on('keypress', this.#onKeypress);
     this.#rl.on('line', (line) => {
@@ -195,9 +193,7 @@ export class TerminalLineReader implements LineReader {
         opts.onInterrupt();
         return;
       }
-      const rl = this.#rl as unknown as { line: string; cursor: number };
-      rl.line = '';
-      rl.cursor = 0;
+      setLine(this.#rl, '', 0);
       io.output.write('^C\n');
       this.#rl.prompt();
     });
@@ -249,21 +245,20 @@ export class TerminalLineReader implements LineReader {
     this.#toReadline(s, key);
   }
 
-  /** readline's line and cursor, which it lets us set. */
+  /** readline's line and cursor. */
   get #state(): { line: string; cursor: number } {
-    return this.#rl as unknown as { line: string; cursor: number };
+    return { line: this.#rl.line, cursor: this.#rl.cursor };
   }
 
   /** Redraws the input line: `prompt`, then `line` with the cursor at `cursor`. */
   #show(prompt: string, line: string, cursor: number): void {
     this.#rl.setPrompt(prompt);
-    this.#state.line = line;
-    this.#state.cursor = cursor;
+    setLine(this.#rl, line, cursor);
     this.#rl.prompt(true);
   }
 
   #history(): string[] {
-    return (this.#rl as unknown as { history: string[] }).history;
+    return historyOf(this.#rl);
   }
 
   #startSearch(): void {
@@ -304,7 +299,7 @@ export class TerminalLineReader implements LineReader {
     this.#pasted = [];
     this.#editing = true;
     // Leave the line on screen as it was and start the editor below it.
-    (this.#rl as unknown as { clearLine(): void }).clearLine();
+    leaveLine(this.#rl);
     this.suspend();
     let text: string | null = null;
     try {
@@ -396,7 +391,7 @@ export class TerminalLineReader implements LineReader {
     try {
       const answer = await this.read(question, prefill);
       // readline keeps every line in history; a "y" is not worth recalling.
-      const history = (this.#rl as unknown as { history: string[] }).history;
+      const history = this.#history();
       if (answer !== null && answer.trim() !== '' && history[0] === answer) history.shift();
       return answer;
     } finally {
