@@ -112,7 +112,7 @@ export function createApp(opts: AppOptions): Repl {
     },
     complete: async (messages, maxTokens, signal) => {
       const name = repl?.activeModel ?? model;
-      const text = await models.askOnce(name, messages, { maxTokens, timeoutMs: SAMPLING_TIMEOUT_MS, signal });
+      const text = await models.askOnce(name, messages, { maxTokens, timeoutMs: SAMPLING_TIMEOUT_MS, signal, purpose: 'sampling' });
       return { text, model: config.models[name]?.model ?? name };
     },
     cwd: () => shell.cwd,
@@ -170,14 +170,12 @@ export function createApp(opts: AppOptions): Repl {
   const box = new NorrisBox({ config, env, shell, note: (text) => pending.note(text) });
   const norris = new NorrisMode({
     config,
-    env,
     core,
     commands: { run: (command, signal) => hold(() => shell.run(command, signal)) },
     box: { availability: () => box.availability(), run: (command, start, signal) => hold(() => box.run(command, start, signal)) },
     cwd: () => shell.cwd,
     gate,
     status,
-    redact,
   });
 
   repl = new Repl({

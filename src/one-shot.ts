@@ -84,7 +84,7 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
     status: (message) => view({ type: 'notice', message }),
     gate,
     openUrl: async () => {},
-    complete: async (messages, maxTokens, signal) => ({ text: await models.askOnce(model, messages, { maxTokens, timeoutMs: 120_000, signal }), model: config.models[model]?.model ?? model }),
+    complete: async (messages, maxTokens, signal) => ({ text: await models.askOnce(model, messages, { maxTokens, timeoutMs: 120_000, signal, purpose: 'sampling' }), model: config.models[model]?.model ?? model }),
     cwd: () => opts.cwd,
     roots: config.mcp.roots,
     home: env.HOME,

@@ -5,7 +5,7 @@
 import type { ModelConfig } from '../config/schema.js';
 import { timeoutError } from './errors.js';
 import { chat } from './stream.js';
-import type { ChatMessage } from './types.js';
+import type { ChatMessage, ChatResult } from './types.js';
 
 /** How long a short question may take when the caller does not say (seed 002 §6: 30 s). */
 export const ASK_ONCE_TIMEOUT_MS = 30_000;
@@ -29,6 +29,11 @@ export interface AskOnceOptions {
  * the caller's signal's reason when cancelled.
  */
 export async function askOnce(model: ModelConfig, messages: ChatMessage[], opts: AskOnceOptions): Promise<string> {
+  return (await askOnceResult(model, messages, opts)).text;
+}
+
+/** `askOnce` with the whole result (its usage, for the ledger); the text trimmed. */
+export async function askOnceResult(model: ModelConfig, messages: ChatMessage[], opts: AskOnceOptions): Promise<ChatResult> {
   const timeoutMs = opts.timeoutMs ?? ASK_ONCE_TIMEOUT_MS;
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
@@ -38,7 +43,7 @@ export async function askOnce(model: ModelConfig, messages: ChatMessage[], opts:
       signal,
       ...(opts.redact ? { redact: opts.redact } : {}),
     });
-    return result.text.trim();
+    return { ...result, text: result.text.trim() };
   } catch (err) {
     if (timeout.aborted && !opts.signal?.aborted) throw timeoutError();
     throw err;

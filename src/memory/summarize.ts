@@ -1,7 +1,7 @@
 // :memory summarize — asks the summarizer preset for `(fact|pref|context): <content>` lines about
 // the current session, then confirms each candidate with the person (y / N / edit).
 
-import { askOnce } from '../broker/ask-once.js';
+import type { ChatMessage } from '../broker/types.js';
 import type { Config } from '../config/schema.js';
 import type { Turn } from '../context/turns.js';
 import { UsageError } from '../errors.js';
@@ -15,14 +15,13 @@ export const MEMORY_PROMPT =
 
 export interface SummarizeMemoryOptions {
   config: Config;
-  env: Record<string, string | undefined>;
+  /** One short question to the summarizer preset (counted in the session's ledger). */
+  complete: (name: string, messages: ChatMessage[], limits: { maxTokens: number; timeoutMs: number; signal: AbortSignal }) => Promise<string>;
   store: MemoryStore;
   sessionFile: string | null;
   /** Used when the session log is off. */
   turns: readonly Turn[];
   ask: AskFn | null;
-  /** Applied to what is sent to the model (secrets become `[redacted:NAME]`). */
-  redact: (text: string) => string;
   /** Status lines for the person (`nothing proposed`, how many were kept). */
   status: (message: string) => void;
   signal: AbortSignal;
@@ -37,11 +36,14 @@ export async function summarizeMemory(o: SummarizeMemoryOptions): Promise<void> 
     .join('\n');
   if (text.trim() === '') throw new UsageError('nothing to summarize yet');
   const name = o.config.context.summarizer_model ?? o.config.default_model;
-  const model = o.config.models[name]!;
-  const answer = await askOnce(model, [
-    { role: 'system', content: MEMORY_PROMPT },
-    { role: 'user', content: text.slice(-12_000) },
-  ], { env: o.env, signal: o.signal, maxTokens: 400, timeoutMs: 60_000, redact: o.redact });
+  const answer = await o.complete(
+    name,
+    [
+      { role: 'system', content: MEMORY_PROMPT },
+      { role: 'user', content: text.slice(-12_000) },
+    ],
+    { signal: o.signal, maxTokens: 400, timeoutMs: 60_000 },
+  );
   const candidates = parseMemoryCandidates(answer);
   if (candidates.length === 0) {
     o.status('nothing proposed');

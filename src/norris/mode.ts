@@ -2,6 +2,7 @@
 // the one-at-a-time rule and the `⚡` state the prompt shows, caches the second opinion, and says
 // how the run ended in one `[Norris] ...` line.
 
+import { ASK_ONCE_TIMEOUT_MS } from '../broker/ask-once.js';
 import type { Config } from '../config/schema.js';
 import { UsageError } from '../errors.js';
 import type { ApprovalGate } from '../safety/gate.js';
@@ -12,7 +13,6 @@ import { createSecondOpinion } from './second-opinion.js';
 
 export interface NorrisModeParts {
   config: Config;
-  env: Record<string, string | undefined>;
   core: TurnCore;
   /** Runs the commands Norris decides on as typed shell lines, where no sandbox can be built. */
   commands: CommandRunner;
@@ -26,8 +26,6 @@ export interface NorrisModeParts {
   /** The one approval gate (HALT asks through it; with nobody to ask it aborts). */
   gate: ApprovalGate;
   status: (message: string) => void;
-  /** Applied to what the second opinion sends. */
-  redact: (text: string) => string;
 }
 
 /** What the model is told of the box with its goal. */
@@ -93,9 +91,11 @@ export class NorrisMode {
 
   /** The `deep` preset's opinion (else the default preset's), cached for the session. */
   #secondOpinionFn(): (command: string, signal: AbortSignal) => Promise<boolean> {
-    const { config, env } = this.#parts;
-    const model = config.models.deep ?? config.models[config.default_model]!;
-    this.#secondOpinion ??= createSecondOpinion(model, env, this.#parts.redact);
+    const { config, core } = this.#parts;
+    const name = config.models.deep ? 'deep' : config.default_model;
+    this.#secondOpinion ??= createSecondOpinion((messages, signal) =>
+      core.askOnce(name, messages, { maxTokens: 5, timeoutMs: ASK_ONCE_TIMEOUT_MS, signal, purpose: 'second-opinion' }),
+    );
     return this.#secondOpinion;
   }
 }

@@ -381,13 +381,12 @@ export class Repl implements MetaContext {
   async summarizeMemory(signal: AbortSignal): Promise<void> {
     await summarizeMemory({
       config: this.config,
-      env: this.#parts.env,
+      complete: (name, messages, limits) => this.core.askOnce(name, messages, { ...limits, purpose: 'memory' }),
       store: this.memory,
       sessionFile: this.sessions.file,
       turns: this.core.context.turns,
       ask: this.#io.isTTY ? (question) => this.ask(question) : null,
       status: (message) => this.render.status(message),
-      redact: this.#parts.redact,
       signal,
     });
   }

@@ -6,6 +6,7 @@
 
 import { BrokerError } from '../broker/errors.js';
 import { extractCmdLines } from '../cmd-contract.js';
+import type { ChatMessage } from '../broker/types.js';
 import type { Config } from '../config/schema.js';
 import { Context } from '../context/context.js';
 import { mergeUserTurn, type PendingOutput } from '../context/pending-output.js';
@@ -16,9 +17,9 @@ import type { SessionRecorder } from '../history/session.js';
 import { classifyModel } from '../model-routing/classify.js';
 import { withFallback } from '../model-routing/fallback.js';
 import { withRetryAfter } from '../model-routing/retry-after.js';
-import type { ModelAccess } from './model-client.js';
+import type { AskOnceLimits, ModelAccess } from './model-client.js';
 import { CUT_MARK, runRequest, type RequestResult } from './tool-loop.js';
-import { UsageLedger } from './usage.js';
+import type { UsageLedger } from './usage.js';
 import type { ApprovalGate, ToolGate } from '../safety/gate.js';
 import type { ToolHost, TurnObserver } from './types.js';
 
@@ -73,7 +74,7 @@ export class TurnCore {
   constructor(parts: TurnCoreParts) {
     this.#parts = parts;
     this.pending = parts.pending;
-    this.usage = new UsageLedger(parts.config);
+    this.usage = parts.models.usage;
     const { config, observer } = parts;
     const c = config.context;
     this.routing = { auto: config.routing.auto, cloudFallback: config.routing.cloud_fallback };
@@ -123,8 +124,8 @@ export class TurnCore {
     // Norris leaves the middle blocks out of its system message (SPEC §5).
     const project = options.norrisSuffix ? null : await this.#parts.project();
     const client = withFallback(
-      withRetryAfter(this.usage.counting(models.client(modelName)), status),
-      fallbackName ? this.usage.counting(models.client(fallbackName)) : undefined,
+      withRetryAfter(models.client(modelName), status),
+      fallbackName ? models.client(fallbackName) : undefined,
       () => this.routing.cloudFallback,
       status,
     );
@@ -236,8 +237,13 @@ export class TurnCore {
     return createSummarizer(async (messages, limits) => {
       const name = config.context.summarizer_model ?? config.default_model;
       if (!config.models[name]) return '';
-      return models.askOnce(name, messages, limits);
+      return models.askOnce(name, messages, { ...limits, purpose: 'summary' });
     });
+  }
+
+  /** One short question outside the conversation, counted in this session's ledger under `purpose`. */
+  askOnce(name: string, messages: ChatMessage[], limits: AskOnceLimits): Promise<string> {
+    return this.#parts.models.askOnce(name, messages, limits);
   }
 }
 

@@ -2,31 +2,48 @@
 // options, streaming through the broker, and one-question access for summaries; and the check of
 // the preset a session starts on.
 
-import { askOnce } from '../broker/ask-once.js';
+import { askOnceResult } from '../broker/ask-once.js';
 import { BrokerError } from '../broker/errors.js';
 import { chatStream } from '../broker/stream.js';
 import type { ChatMessage, ModelClient } from '../broker/types.js';
 import type { Config } from '../config/schema.js';
 import { UsageError } from '../errors.js';
+import { UsageLedger, type UsagePurpose } from './usage.js';
 
-/** How the turn core reaches models by preset name: streamed requests, and one short question. */
+/** The limits of one short question, and what it is for (the ledger counts it under that). */
+export interface AskOnceLimits {
+  maxTokens: number;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  purpose: UsagePurpose;
+}
+
+/**
+ * How every part reaches models by preset name: streamed requests, and one short question. Every
+ * request either makes is counted in `usage`, the session's one ledger (`:cost`).
+ */
 export interface ModelAccess {
   /** The client for a preset; throws UsageError for an unknown one. */
   client(name: string): ModelClient;
-  /** One buffered question outside the conversation (summaries); rejects like the broker. */
-  askOnce(name: string, messages: ChatMessage[], limits: { maxTokens: number; timeoutMs: number; signal?: AbortSignal }): Promise<string>;
+  /** One buffered question outside the conversation (summaries, memory, a second opinion, sampling); rejects like the broker. */
+  askOnce(name: string, messages: ChatMessage[], limits: AskOnceLimits): Promise<string>;
+  readonly usage: UsageLedger;
 }
 
-/** The presets of `config`, through the broker; every body sent passes `redact`. */
+/** The presets of `config`, through the broker; every body sent passes `redact`, every request is counted. */
 export function presetModels(config: Config, env: Record<string, string | undefined>, redact: (text: string) => string): ModelAccess {
   // Presets whose server refused `stream_options` (a 400 naming it), remembered for the session.
   const noStreamOptions = new Set<string>();
+  const usage = new UsageLedger(config);
   return {
-    client: (name) => presetClient(config, env, name, redact, noStreamOptions),
-    askOnce: (name, messages, limits) => {
+    usage,
+    client: (name) => usage.counting(presetClient(config, env, name, redact, noStreamOptions)),
+    askOnce: async (name, messages, { purpose, ...limits }) => {
       const model = config.models[name];
       if (!model) throw new UsageError(`no preset named "${name}"`);
-      return askOnce(model, messages, { env, redact, ...limits });
+      const result = await askOnceResult(model, messages, { env, redact, ...limits });
+      usage.record(name, messages, result, purpose);
+      return result.text;
     },
   };
 }

@@ -1,5 +1,7 @@
-// Token usage and cost per preset for `:cost` and the stats line. Every request is counted: with
-// the server's own figures when it reports usage, else estimated from the characters sent and
+// Token usage and cost per preset and per purpose for `:cost` and the stats line. Every request
+// is counted, the conversation's and the short questions outside it (summaries, memory, Norris's
+// second opinion, a server's sampling): presetModels (model-client.ts) counts each one it makes.
+// Figures are the server's own when it reports usage, else estimated from the characters sent and
 // received (chars / 4) and marked `~`. Prices come from `models.<name>.price_in|price_out` per
 // million tokens.
 
@@ -14,30 +16,40 @@ export interface PresetUsage {
   estimated: boolean;
 }
 
+/** What a request was for. */
+export type UsagePurpose = 'chat' | 'summary' | 'memory' | 'second-opinion' | 'sampling';
+
 export class UsageLedger {
   readonly #byPreset = new Map<string, PresetUsage>();
+  readonly #byPurpose = new Map<UsagePurpose, PresetUsage & { cost: number }>();
 
   constructor(private readonly config: Config) {}
 
-  /** Counts one finished request to `preset`. */
-  record(preset: string, messages: readonly ChatMessage[], result: ChatResult): void {
-    const entry = this.#byPreset.get(preset) ?? { requests: 0, promptTokens: 0, completionTokens: 0, estimated: false };
-    entry.requests++;
+  /** Counts one finished request to `preset`, made for `purpose`. */
+  record(preset: string, messages: readonly ChatMessage[], result: ChatResult, purpose: UsagePurpose = 'chat'): void {
     const usage = result.usage;
-    if (usage?.prompt_tokens !== undefined && usage.completion_tokens !== undefined) {
-      entry.promptTokens += usage.prompt_tokens;
-      entry.completionTokens += usage.completion_tokens;
-    } else {
-      entry.estimated = true;
-      entry.promptTokens += estimateTokens(JSON.stringify(messages));
-      entry.completionTokens += estimateTokens(result.text + result.toolCalls.map((c) => c.name + c.arguments).join(''));
-    }
-    this.#byPreset.set(preset, entry);
+    const reported = usage?.prompt_tokens !== undefined && usage.completion_tokens !== undefined;
+    const one: PresetUsage = reported
+      ? { requests: 1, promptTokens: usage.prompt_tokens!, completionTokens: usage.completion_tokens!, estimated: false }
+      : {
+          requests: 1,
+          promptTokens: estimateTokens(JSON.stringify(messages)),
+          completionTokens: estimateTokens(result.text + result.toolCalls.map((c) => c.name + c.arguments).join('')),
+          estimated: true,
+        };
+    this.#byPreset.set(preset, addUsage(this.#byPreset.get(preset), one));
+    const before = this.#byPurpose.get(purpose);
+    this.#byPurpose.set(purpose, { ...addUsage(before, one), cost: (before?.cost ?? 0) + this.cost(preset, one) });
   }
 
   /** Usage by preset, in the order first used. */
   get entries(): [string, PresetUsage][] {
     return [...this.#byPreset];
+  }
+
+  /** Usage by purpose (with its cost, its requests' presets' prices), in the order first used. */
+  get purposes(): [UsagePurpose, PresetUsage & { cost: number }][] {
+    return [...this.#byPurpose];
   }
 
   /** The cost of `usage` on `preset`, in the currency its prices are given in. */
@@ -47,16 +59,26 @@ export class UsageLedger {
   }
 
   /** A client that counts every request it completes in this ledger. */
-  counting(client: ModelClient): ModelClient {
+  counting(client: ModelClient, purpose: UsagePurpose = 'chat'): ModelClient {
     return {
       name: client.name,
       stream: async (messages, onEvent, opts) => {
         const result = await client.stream(messages, onEvent, opts);
-        this.record(client.name, messages, result);
+        this.record(client.name, messages, result, purpose);
         return result;
       },
     };
   }
+}
+
+function addUsage(sum: PresetUsage | undefined, one: PresetUsage): PresetUsage {
+  if (!sum) return { ...one };
+  return {
+    requests: sum.requests + one.requests,
+    promptTokens: sum.promptTokens + one.promptTokens,
+    completionTokens: sum.completionTokens + one.completionTokens,
+    estimated: sum.estimated || one.estimated,
+  };
 }
 
 function estimateTokens(text: string): number {
@@ -81,8 +103,18 @@ export function formatCost(ledger: UsageLedger): string {
     return [preset, String(u.requests), `${mark(u)}${u.promptTokens}`, `${mark(u)}${u.completionTokens}`, money(cost)];
   });
   const table = [['preset', 'requests', 'tokens in', 'tokens out', 'cost'], ...lines, ['total', String(total.requests), `${mark(total)}${total.promptTokens}`, `${mark(total)}${total.completionTokens}`, money(totalCost)]];
-  const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
-  const out = table.map((r) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  '));
+  const out = alignTable(table);
+  const purposes = ledger.purposes;
+  if (purposes.length > 1 || (purposes.length === 1 && purposes[0]![0] !== 'chat')) {
+    const byPurpose = [['purpose', 'requests', 'tokens in', 'tokens out', 'cost'], ...purposes.map(([purpose, u]) => [purpose, String(u.requests), `${mark(u)}${u.promptTokens}`, `${mark(u)}${u.completionTokens}`, money(u.cost)])];
+    out.push('', ...alignTable(byPurpose));
+  }
   if (total.estimated) out.push('~ estimated (chars / 4): the server reported no usage');
   return out.join('\n');
+}
+
+/** Rows of cells: the first column left-aligned, the others right-aligned. */
+function alignTable(table: string[][]): string[] {
+  const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
+  return table.map((r) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  '));
 }

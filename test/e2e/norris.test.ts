@@ -101,8 +101,12 @@ describe('Norris second opinion', () => {
       });
       server.enqueue(textReply(['CMD: echo harmless\n']), textReply(['CMD: ./cleanup.sh\n']));
       deep.enqueue(textReply(['NO']), textReply(['YES']));
-      const r = await runAish({ stdin: ':norris tidy\n', cwd: h.cwd, env: h.env });
+      const r = await runAish({ stdin: ':norris tidy\n:cost\n', cwd: h.cwd, env: h.env });
       expect(r.stdout).toMatch(/╭─ echo harmless/);
+      // The second opinions are counted in the session's ledger, under their purpose.
+      expect(r.stdout).toMatch(/^deep +2 /m);
+      expect(r.stdout).toMatch(/^second-opinion +2 /m);
+      expect(r.stdout).toMatch(/^chat +2 /m);
       expect(r.stdout).not.toMatch(/╭─ \.\/cleanup\.sh/);
       expect(r.stderr).toContain('[Norris] aborted');
       expect(deep.requests.map((q) => q.body.messages.at(-1).content)).toEqual(['echo harmless', './cleanup.sh']);

@@ -189,8 +189,12 @@ describe('summaries on eviction', () => {
     writeConfig(summarizer());
     local.enqueue(textReply(['a1']), textReply(['a2']));
     cloud.enqueue(textReply(['User asked q1; got a1.']));
-    const r = await run('q1\nq2\n');
+    const r = await run('q1\nq2\n:cost\n');
     expect(r.stderr).toContain('[context] oldest 2 turns evicted');
+    // The summary is counted with the conversation's requests, under its purpose.
+    expect(r.stdout).toMatch(/^summary +1 /m);
+    expect(r.stdout).toMatch(/^chat +2 /m);
+    expect(r.stdout).toMatch(/^total +3 /m);
     const summaryRequest = cloud.requests[0]!.body;
     expect(summaryRequest.max_tokens).toBe(300);
     expect(JSON.stringify(summaryRequest.messages)).toContain('q1');

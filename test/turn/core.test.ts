@@ -16,6 +16,7 @@ import { policyFromConfig } from '../../src/safety/policy.js';
 import { CANCELLED_CALL, DECLINED_CALL, type ToolOutcome } from '../../src/tool-call.js';
 import { TurnCore } from '../../src/turn/core.js';
 import type { ModelAccess } from '../../src/turn/model-client.js';
+import { UsageLedger } from '../../src/turn/usage.js';
 import { DEPTH_LIMIT_STATUS } from '../../src/turn/tool-loop.js';
 import type { ToolHost, TurnEvent } from '../../src/turn/types.js';
 
@@ -95,8 +96,10 @@ function setup(s: Setup = {}) {
   const primary = scriptedModel(cfg.default_model, s.steps ?? []);
   const fallback = scriptedModel('cloud', s.fallbackSteps ?? []);
   const summaries: ChatMessage[][] = [];
+  const usage = new UsageLedger(cfg);
   const models: ModelAccess = {
-    client: (name) => (name === 'cloud' ? fallback.client : { ...primary.client, name }),
+    usage,
+    client: (name) => usage.counting(name === 'cloud' ? fallback.client : { ...primary.client, name }),
     askOnce: async (_name, messages, limits) => {
       summaries.push(messages);
       return s.summary ? s.summary(messages, limits.signal) : 'a short summary';
@@ -405,7 +408,7 @@ function partsOf(t: ReturnType<typeof setup>, over: Partial<ConstructorParameter
   const cfg = config();
   return {
     config: cfg,
-    models: { client: () => t.primary.client, askOnce: async () => '' },
+    models: { client: () => t.primary.client, askOnce: async () => '', usage: new UsageLedger(cfg) },
     pending: t.pending,
     tools: t.tools.host,
     gate: new ApprovalGate({ policy: policyFromConfig(cfg), ask: async (q) => (t.questions.push(q), 'y'), show: () => {} }),
