@@ -22,3 +22,15 @@ it('docs/usage.md has a row for every meta command', async () => {
   const missing = names.filter((name) => !new RegExp(`^\\| \`:${name}[\` ,]`, 'm').test(table));
   expect(missing).toEqual([]);
 });
+
+it('the docs show the default prompt, [aish:<preset>]> (with ↻ or ⚡ where they say so), at the start of a line', () => {
+  const files = ['README.md', ...readdirSync(path.join(ROOT, 'docs')).map((f) => path.join('docs', f))].filter((f) => f.endsWith('.md'));
+  const wrong: string[] = [];
+  for (const file of files) {
+    for (const line of readFileSync(path.join(ROOT, file), 'utf8').split('\n')) {
+      const prompt = /^(\S*\]>) /.exec(line)?.[1];
+      if (prompt && !/^\[aish:[\w-]+( ↻)?( ⚡)?\]>$/.test(prompt)) wrong.push(`${file}: ${line}`);
+    }
+  }
+  expect(wrong).toEqual([]);
+});
