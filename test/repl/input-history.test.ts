@@ -1,8 +1,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { appendInputHistory, loadInputHistory } from '../src/repl/input-history.js';
-import { tempDir } from './support/temp-dir.js';
+import { appendInputHistory, loadInputHistory } from '../../src/repl/input-history.js';
+import { tempDir } from '../support/temp-dir.js';
 
 it('appends from several sessions, de-duplicates newest-first and caps', async () => {
   const file = path.join(tempDir('aish-hist-'), 'state', 'input_history');

@@ -1,7 +1,7 @@
 // One-key answers: which keys of one read answer a question, and what it says when they do not.
 
 import { describe, expect, it } from 'vitest';
-import { answerOf, keysHint } from '../src/repl/line-reader.js';
+import { answerOf, keysHint } from '../../src/repl/line-reader.js';
 
 const key = (s: string) => ({ s, key: { name: s === '\r' ? 'return' : s.toLowerCase(), sequence: s }, pasted: false });
 const keys = (text: string) => [...text].map(key);

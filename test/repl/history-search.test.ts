@@ -1,7 +1,7 @@
 // Ctrl-R's decisions, key by key: what the search line shows after each key and how it ends.
 
 import { describe, expect, it } from 'vitest';
-import { HistorySearch, type SearchKey, type SearchStep } from '../src/repl/history-search.js';
+import { HistorySearch, type SearchKey, type SearchStep } from '../../src/repl/history-search.js';
 
 /** Newest first, as readline keeps it. */
 const HISTORY = ['git push', 'echo second', 'make test', 'echo first', 'git status', 'echo first'];

@@ -3,8 +3,8 @@
 import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { composeInEditor, editorCommand } from '../src/repl/editor.js';
-import { tempDir } from './support/temp-dir.js';
+import { composeInEditor, editorCommand } from '../../src/repl/editor.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const work = tempDir('aish-editor-');
 

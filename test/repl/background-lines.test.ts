@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { BackgroundLines } from '../src/repl/background-lines.js';
+import { BackgroundLines } from '../../src/repl/background-lines.js';
 
 it('shows lines at once, holds them at the prompt and shows them, capped, when the line is entered', () => {
   const shown: string[] = [];

@@ -1,9 +1,9 @@
 import { mkdirSync, writeFileSync, chmodSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ShellCompleter, completePath, shellCandidates } from '../src/repl/completion.js';
-import { parseCompletion, type ShellCompletion } from '../src/shell/completion-answer.js';
-import { tempDir } from './support/temp-dir.js';
+import { ShellCompleter, completePath, shellCandidates } from '../../src/repl/completion.js';
+import { parseCompletion, type ShellCompletion } from '../../src/shell/completion-answer.js';
+import { tempDir } from '../support/temp-dir.js';
 
 let root: string;
 let bin: string;
