@@ -1,4 +1,6 @@
-// Every aish config key, with its default and what it does. Copy this file to one of:
+// Every aish config key, with its default and what it does: loading this file as it is changes
+// nothing (a test holds it to that); lines marked `e.g.` and commented out are examples to adapt.
+// Copy it to one of:
 //   ~/.config/aish/config.ts, ~/aish.config.ts, .aishrc.json / .aishrc.yaml (same keys, no
 //   comments), or pass --config PATH. In a project directory (./aish.config.ts, or any parent
 //   up to $HOME) it applies only once you trust it (docs/security.md "Project trust").
@@ -7,24 +9,25 @@ import { defineConfig } from 'aish';
 
 export default defineConfig({
   // Model presets: any OpenAI-compatible chat-completions endpoint. Defining `models` replaces
-  // the built-in presets (fast, deep, openai, openrouter). The endpoint may end in
-  // /chat/completions (used as is), /v1 (/chat/completions is added) or be a bare base URL
-  // (/v1/chat/completions is added).
-  models: {
-    fast: {
-      endpoint: 'http://127.0.0.1:8080/v1', // llama.cpp server; Ollama: http://127.0.0.1:11434/v1
-      model: 'qwen2.5-coder-7b-instruct', // the name the server knows
-      // key_env: 'LLAMA_API_KEY',        // env var holding a bearer token; never written anywhere
-      temperature: 0.2, // default 0.2
-      // max_tokens: 2048,                // omitted from the request unless set
-      timeout_ms: 60_000, // connect / first byte / gap between chunks; default 60000
-      headers: {}, // extra HTTP headers for this endpoint
-      // price_in: 0, price_out: 0,        // per million tokens, for :cost (unset: 0, a local server)
-      // tool_choice: 'auto',             // sent with requests that carry tools: auto | none | required | { type: 'function', function: { name } }
-    },
-    deep: { endpoint: 'http://127.0.0.1:8080/v1', model: 'qwen3-32b' },
-    cloud: { endpoint: 'https://openrouter.ai/api/v1', model: 'anthropic/claude-sonnet-4', key_env: 'OPENROUTER_API_KEY' },
-  },
+  // the built-in presets (fast and deep from OPENAI_BASE_URL / OPENAI_MODEL, default
+  // http://127.0.0.1:8080/v1; openai, openrouter). The endpoint may end in /chat/completions (used as
+  // is), /v1 (/chat/completions is added) or be a bare base URL (/v1/chat/completions is added).
+  // e.g.:
+  // models: {
+  //   fast: {
+  //     endpoint: 'http://127.0.0.1:8080/v1', // llama.cpp server; Ollama: http://127.0.0.1:11434/v1
+  //     model: 'qwen2.5-coder-7b-instruct', // the name the server knows
+  //     key_env: 'LLAMA_API_KEY', // env var holding a bearer token; never written anywhere
+  //     temperature: 0.2, // default 0.2
+  //     max_tokens: 2048, // omitted from the request unless set
+  //     timeout_ms: 60_000, // connect / first byte / gap between chunks; default 60000
+  //     headers: {}, // extra HTTP headers for this endpoint
+  //     price_in: 0, price_out: 0, // per million tokens, for :cost (unset: 0, a local server)
+  //     tool_choice: 'auto', // sent with requests that carry tools: auto | none | required | { type: 'function', function: { name } }
+  //   },
+  //   deep: { endpoint: 'http://127.0.0.1:8080/v1', model: 'qwen3-32b' },
+  //   cloud: { endpoint: 'https://openrouter.ai/api/v1', model: 'anthropic/claude-sonnet-4', key_env: 'OPENROUTER_API_KEY' },
+  // },
   default_model: 'fast', // default: "fast" when it exists, else the first preset
 
   shell: {
@@ -36,12 +39,12 @@ export default defineConfig({
     start_timeout_ms: 8000, // how long your rc file may take before the shell starts without it
     // A list replaces the built-in command list; { add, remove } edits it. A line whose first
     // word is in it goes to the shell (see `:why <line>`).
-    known_commands: { add: ['cowsay', 'terraform'], remove: [] },
+    known_commands: { add: [], remove: [] }, // e.g. { add: ['cowsay', 'terraform'], remove: ['ssh'] }
     confirm_cmd: true, // ask `execute '<cmd>'? [y/N]` before running a model's CMD: line
     capture_max_chars: 16_000, // output kept for the model per command (head + tail)
     // Without a session: programs that get the terminal and are not captured (editors, pagers,
     // ssh...). Same list-or-{add,remove} form as known_commands. The session shell needs no list.
-    interactive: { add: ['k9s'], remove: [] },
+    interactive: { add: [], remove: [] }, // e.g. { add: ['k9s'] }
     // prompt: '[{model}] {cwd_short} {last_status}> ', // also {cwd} {ctx_used} {ctx_max} {turn} {mode}
   },
 
@@ -118,7 +121,7 @@ export default defineConfig({
     auto: false, // pick a preset per request from the text (code / reasoning / default)
     // Default (when unset): code → deep and reasoning → cloud, each when that preset exists;
     // default → the active model.
-    classes: { code: 'fast', reasoning: 'deep' },
+    // classes: { code: 'fast', reasoning: 'deep' }, // e.g.
     cloud_fallback: false, // retry a failed local request once on fallback_model
     // fallback_model: 'cloud',         // default: `cloud` when that preset exists
   },
@@ -153,8 +156,8 @@ export default defineConfig({
   // one that changes PATH, LD_PRELOAD, SHELL, ... always asks.
   // `:perms` shows the rules, `:perms check <command>` tests one.
   permissions: {
-    allow: ['git status', 'git diff*', 'ls*'],
-    confirm: ['git push*'],
-    deny: ['sudo *', 'curl * | sh'],
+    allow: [], // e.g. ['git status', 'git diff*', 'ls*']
+    confirm: [], // e.g. ['git push*']
+    deny: [], // e.g. ['sudo *', 'curl * | sh']
   },
 });

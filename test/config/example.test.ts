@@ -3,7 +3,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { rawConfigSchema } from '../../src/config/schema.js';
+import { defaultModels } from '../../src/config/default-models.js';
+import { readConfigData, readConfigFile } from '../../src/config/load.js';
+import { rawConfigSchema, resolveConfig } from '../../src/config/schema.js';
 import { makeHome } from '../support/aish-env.js';
 import { runAish } from '../support/run-aish.js';
 import { ROOT } from '../support/aish-env.js';
@@ -22,6 +24,16 @@ describe('config.example.ts', () => {
   it.each(keysOf(rawConfigSchema))('mentions %s', (key) => {
     const leaf = key.split('.').pop()!;
     expect(example).toMatch(new RegExp(`\\b${leaf}:`));
+  });
+
+  it('changes nothing: loading it as it is resolves to the same config as no config file', async () => {
+    const data = await readConfigData(readConfigFile(path.join(ROOT, 'config.example.ts')), path.join(ROOT, 'src', 'config', 'define.ts'));
+    for (const env of [{}, { OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1', OPENAI_MODEL: 'qwen3' }]) {
+      const fromExample = resolveConfig(data, defaultModels(env));
+      const fromNothing = resolveConfig({}, defaultModels(env));
+      expect(fromExample.ok).toBe(true);
+      expect(fromExample).toEqual(fromNothing);
+    }
   });
 
   it('is a valid config for the real program', async () => {
