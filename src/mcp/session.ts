@@ -1,11 +1,20 @@
 // One MCP server connection (SPEC §6): owns an SDK `Client` over streamable HTTP (legacy SSE as the
-// fallback for 400/404/405 only), SSE or stdio; caches the tool list under safe wire names and
-// refetches it on list_changed. `callTool` never rejects; `close` never throws and is idempotent.
+// fallback for 400/404/405 only), SSE or stdio; asks only for what the server's capabilities
+// announce; caches the tool list under safe wire names (and the resource and prompt lists,
+// server-lists.ts) and refetches them on list_changed. `callTool`, `readResource`, `getPrompt` and
+// `completeArgument` never reject; `close` never throws and is idempotent.
 
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, LATEST_PROTOCOL_VERSION, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  LATEST_PROTOCOL_VERSION,
+  McpError,
+  ToolListChangedNotificationSchema,
+  type GetPromptResult,
+  type ReadResourceResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from '../config/schema.js';
 import { connectDeadline, raceAbort } from './abort.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS, type Connected, type McpLogin } from './connect-client.js';
@@ -27,12 +36,16 @@ import {
 } from './outcome.js';
 import type { McpCallOptions, McpConnectOptions, McpSessionStatus, McpTool, McpTransportKind } from './session-types.js';
 import { watchServerLog } from './server-log.js';
+import { ServerLists } from './server-lists.js';
 import { fetchToolList } from './tool-list.js';
 
 export { stdioEnvironment } from './connect-stdio.js';
 export type { McpCallOptions, McpConnectOptions, McpSessionStatus, McpTool, McpTransportKind } from './session-types.js';
 
 const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+
+/** What a request for a resource, a prompt or a completion resolves to; never a rejection. */
+export type McpAnswer<T> = { ok: true; value: T } | { ok: false; reason: string; cancelled?: boolean };
 /** Logins one connect may run: the first, then scope step-ups; more means the server never agrees. */
 const MAX_LOGIN_ROUNDS = 3;
 
@@ -66,6 +79,10 @@ export class McpSession {
   #maxResultChars: number;
   #callTimeoutMs: number;
   #offersRoots: boolean;
+  /** Whether the server announced tools (a server without them is never asked for them). */
+  #offersTools: boolean;
+  /** The server's resources, resource templates and prompts, as it announced them. */
+  readonly lists: ServerLists;
 
   private constructor(
     readonly alias: string,
@@ -93,6 +110,14 @@ export class McpSession {
     this.#callTimeoutMs = init.opts.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     this.onToolsChanged = init.opts.onToolsChanged;
     this.#offersRoots = init.opts.requests?.roots !== undefined;
+    const capabilities = init.client.getServerCapabilities();
+    this.#offersTools = capabilities?.tools !== undefined;
+    this.lists = new ServerLists(init.client, capabilities, {
+      timeout: this.#callTimeoutMs,
+      report: (what, err) => {
+        if (this.status === 'connected') this.#onStatus(`mcp ${alias}: could not fetch ${what}: ${this.#describe(err)}`);
+      },
+    });
   }
 
   /**
@@ -161,6 +186,8 @@ export class McpSession {
       void session.refreshTools();
     });
     if (opts.onLog) watchServerLog(client, alias, opts.onLog);
+    // Resources and prompts are listed behind the connect: who reads them waits (`lists.ready()`).
+    session.lists.start();
     await session.#fetchTools(signal);
     if (negotiated !== LATEST_PROTOCOL_VERSION) {
       opts.onStatus?.(`mcp ${alias}: protocol version mismatch (sent ${LATEST_PROTOCOL_VERSION}, got ${negotiated}); proceeding`);
@@ -216,6 +243,7 @@ export class McpSession {
   }
 
   async #fetchTools(signal?: AbortSignal): Promise<void> {
+    if (!this.#offersTools) return;
     const { names, tools } = await fetchToolList(this.#client, this.alias, signal, this.#callTimeoutMs);
     this.#names = names;
     this.#tools = tools;
@@ -279,6 +307,61 @@ export class McpSession {
         return transportErrorOutcome(this.#lastError ?? reason);
       }
       return transportErrorOutcome(reason);
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      this.#inFlight.delete(fail);
+    }
+  }
+
+  /** `resources/read` of one URI (a template's URI filled in by the person). Never rejects. */
+  readResource(uri: string, signal?: AbortSignal): Promise<McpAnswer<ReadResourceResult>> {
+    if (!this.lists.offersResources) return Promise.resolve({ ok: false, reason: `mcp ${this.alias} offers no resources` });
+    return this.#request((options) => this.#client.readResource({ uri }, options), signal);
+  }
+
+  /** `prompts/get` with the arguments given. Never rejects. */
+  getPrompt(name: string, args: Record<string, string>, signal?: AbortSignal): Promise<McpAnswer<GetPromptResult>> {
+    if (!this.lists.offersPrompts) return Promise.resolve({ ok: false, reason: `mcp ${this.alias} offers no prompts` });
+    return this.#request((options) => this.#client.getPrompt({ name, arguments: args }, options), signal);
+  }
+
+  /**
+   * `completion/complete` for a prompt's argument: the server's candidates for `value`, given the
+   * arguments already filled in. `[]` when the server offers no completions or fails. Never rejects.
+   */
+  async completeArgument(prompt: string, argument: string, value: string, filled: Record<string, string>, signal?: AbortSignal): Promise<string[]> {
+    if (!this.lists.offersCompletions) return [];
+    const answer = await this.#request(
+      (options) => this.#client.complete({ ref: { type: 'ref/prompt', name: prompt }, argument: { name: argument, value }, context: { arguments: filled } }, options),
+      signal,
+    );
+    return answer.ok ? answer.value.completion.values : [];
+  }
+
+  /** One request of the person's (not the model's): the same failures as a tool call, as a reason. */
+  async #request<T>(send: (options: { signal: AbortSignal; timeout: number }) => Promise<T>, signal: AbortSignal | undefined): Promise<McpAnswer<T>> {
+    if (signal?.aborted) return { ok: false, reason: 'cancelled', cancelled: true };
+    if (this.status !== 'connected') return { ok: false, reason: `mcp ${this.alias} is ${this.status}${this.#lastError ? ` (${this.#lastError})` : ''}` };
+    const request = new AbortController();
+    let failure: string | undefined;
+    const fail = (reason: string) => {
+      failure ??= reason;
+      request.abort();
+    };
+    const onAbort = () => request.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    this.#inFlight.add(fail);
+    const timeout = this.#callTimeoutMs;
+    try {
+      return { ok: true, value: await send({ signal: request.signal, timeout }) };
+    } catch (err) {
+      if (signal?.aborted) return { ok: false, reason: 'cancelled', cancelled: true };
+      if (failure !== undefined) return { ok: false, reason: this.#scrub(failure) };
+      if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) return { ok: false, reason: `timed out after ${timeout} ms` };
+      if (isConnectionClosed(err)) return { ok: false, reason: this.status === 'connected' ? 'the connection closed' : this.#goneReason() };
+      if (err instanceof McpError) return { ok: false, reason: this.#scrub(rpcMessage(err)) };
+      if (err instanceof Error && err.name === 'ZodError') return { ok: false, reason: 'the server sent a malformed answer' };
+      return { ok: false, reason: this.#describe(err) };
     } finally {
       signal?.removeEventListener('abort', onAbort);
       this.#inFlight.delete(fail);

@@ -29,36 +29,36 @@ describe('findMentions', () => {
 });
 
 describe('attachMentions', () => {
-  it('attaches a file after the line, and says so', () => {
-    const r = attachMentions('what is in @notes.md?', dir, undefined, 16_000);
+  it('attaches a file after the line, and says so', async () => {
+    const r = await attachMentions('what is in @notes.md?', dir, undefined, 16_000);
     expect(r.text).toBe('what is in @notes.md?\n\n[file: notes.md]\n# Notes\nhello');
     expect(r.notes).toEqual(['attached @notes.md (13 chars)']);
   });
 
-  it('attaches lines 10 to 12 of a file', () => {
-    expect(attachMentions('see @src/a.ts:10-12', dir, undefined, 16_000).text).toBe('see @src/a.ts:10-12\n\n[file: src/a.ts, lines 10-12]\nline 10\nline 11\nline 12');
+  it('attaches lines 10 to 12 of a file', async () => {
+    expect((await attachMentions('see @src/a.ts:10-12', dir, undefined, 16_000)).text).toBe('see @src/a.ts:10-12\n\n[file: src/a.ts, lines 10-12]\nline 10\nline 11\nline 12');
   });
 
-  it('lists a directory', () => {
-    expect(attachMentions('what is in @src/', dir, undefined, 16_000).text).toBe('what is in @src/\n\n[directory: src/]\na.ts');
+  it('lists a directory', async () => {
+    expect((await attachMentions('what is in @src/', dir, undefined, 16_000)).text).toBe('what is in @src/\n\n[directory: src/]\na.ts');
   });
 
-  it('caps a big file head and tail', () => {
-    const r = attachMentions('@big.txt', dir, undefined, 500);
+  it('caps a big file head and tail', async () => {
+    const r = await attachMentions('@big.txt', dir, undefined, 500);
     expect(r.text.length).toBeLessThan(1000);
     expect(r.text).toContain('HEAD');
     expect(r.text).toContain('TAIL');
     expect(r.notes[0]).toMatch(/capped at 500/);
   });
 
-  it('does not attach a binary file, and says so', () => {
-    const r = attachMentions('what is @blob.bin', dir, undefined, 16_000);
+  it('does not attach a binary file, and says so', async () => {
+    const r = await attachMentions('what is @blob.bin', dir, undefined, 16_000);
     expect(r.text).toBe('what is @blob.bin');
     expect(r.notes).toEqual(['@blob.bin looks binary: not attached']);
   });
 
-  it('a missing file is a usage error', () => {
-    expect(() => attachMentions('read @nope.txt', dir, undefined, 16_000)).toThrow(UsageError);
-    expect(() => attachMentions('read @nope.txt', dir, undefined, 16_000)).toThrow('@nope.txt: no such file or directory (nothing was sent)');
+  it('a missing file is a usage error', async () => {
+    await expect(attachMentions('read @nope.txt', dir, undefined, 16_000)).rejects.toThrow(UsageError);
+    await expect(attachMentions('read @nope.txt', dir, undefined, 16_000)).rejects.toThrow('@nope.txt: no such file or directory (nothing was sent)');
   });
 });
