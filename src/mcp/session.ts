@@ -186,9 +186,9 @@ export class McpSession {
       void session.refreshTools();
     });
     if (opts.onLog) watchServerLog(client, alias, opts.onLog);
+    await session.#fetchTools(signal);
     // Resources and prompts are listed behind the connect: who reads them waits (`lists.ready()`).
     session.lists.start();
-    await session.#fetchTools(signal);
     if (negotiated !== LATEST_PROTOCOL_VERSION) {
       opts.onStatus?.(`mcp ${alias}: protocol version mismatch (sent ${LATEST_PROTOCOL_VERSION}, got ${negotiated}); proceeding`);
     }
