@@ -105,13 +105,14 @@ export async function readResource(ctx: MetaContext, target: string | undefined,
   }
 }
 
-/** Tab candidates `alias:<uri>` (and `alias:` for the servers) from the cached lists. */
-export function resourceTargets(ctx: MetaContext, prefix: string): string[] {
+/** Tab candidates `alias:<uri>` (and `alias:` for the servers) from the cached lists (a fetch in flight is waited for). */
+export async function resourceTargets(ctx: MetaContext, prefix: string): Promise<string[]> {
   const colon = prefix.indexOf(':');
   const sessions = ctx.mcp.connected().filter((s) => s.lists.offersResources);
   if (colon === -1) return sessions.map((s) => `${s.alias}:`).filter((a) => a.startsWith(prefix));
   const session = sessions.find((s) => s.alias === prefix.slice(0, colon));
   if (!session) return [];
+  await session.lists.ready();
   return uriCandidates(session, prefix.slice(colon + 1)).map((u) => `${session.alias}:${u}`);
 }
 

@@ -105,6 +105,20 @@ describe('on a terminal', () => {
     await quit();
   });
 
+  it('Tab completes :mcp read ev: with a URI; the resource is shown, the model is not asked', async () => {
+    let from = t.mark();
+    t.write(':mcp read ev:demo://resource/static/document/struc');
+    await t.waitFor('struc', { from });
+    from = t.mark();
+    t.write(KEY.tab);
+    await t.waitFor('ture.md', { from });
+    from = t.mark();
+    t.write(KEY.enter);
+    await t.waitFor('[aish] ev:demo://resource/static/document/structure.md (text/markdown)', { from });
+    await quit();
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('Ctrl-C at the question cancels: nothing is sent', async () => {
     t.line(':prompt ev:args-prompt');
     await t.waitFor('[aish] ev:args-prompt needs city: ');
