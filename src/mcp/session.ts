@@ -266,17 +266,7 @@ export class McpSession {
     const bare = name.startsWith(prefix) ? name.slice(prefix.length) : name;
     const original = this.findTool(name)?.name ?? this.#names.toOriginal.get(bare) ?? bare;
     const timeoutMs = options.timeoutMs ?? this.#callTimeoutMs;
-    // A signal per call: the SDK never removes its abort listener, and an abort after the answer
-    // must not send notifications/cancelled for a finished request.
-    const call = new AbortController();
-    let failure: string | undefined;
-    const fail = (reason: string) => {
-      failure ??= reason;
-      call.abort();
-    };
-    const onAbort = () => call.abort();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    this.#inFlight.add(fail);
+    const call = this.#track(signal);
     try {
       const { onProgress } = options;
       const progress = onProgress ? { onprogress: (p: ToolProgress) => onProgress(p), resetTimeoutOnProgress: true } : {};
@@ -293,24 +283,64 @@ export class McpSession {
       }
       return outcomeFromResult(result as Parameters<typeof outcomeFromResult>[0], options.maxResultChars ?? this.#maxResultChars);
     } catch (err) {
-      if (signal?.aborted) return cancelledOutcome();
-      if (failure !== undefined) return transportErrorOutcome(this.#scrub(failure));
-      if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) return transportErrorOutcome(`timed out after ${timeoutMs} ms`);
-      if (isConnectionClosed(err)) {
-        return transportErrorOutcome(this.status === 'connected' ? 'the connection closed' : this.#goneReason());
+      const failure = await this.#failure(err, signal, call.failure(), timeoutMs);
+      switch (failure.kind) {
+        case 'cancelled':
+          return cancelledOutcome();
+        case 'invalid':
+          return invalidResultOutcome(failure.reason);
+        case 'dispatch':
+          return dispatchFailedOutcome(failure.reason);
+        case 'transport':
+          return transportErrorOutcome(failure.reason);
       }
-      if (err instanceof McpError && isOutputSchemaFailure(err.message)) return invalidResultOutcome(this.#scrub(err.message.replace(/^MCP error -?\d+: /, '')));
-      if (err instanceof McpError) return dispatchFailedOutcome(this.#scrub(rpcMessage(err)));
-      if (err instanceof Error && err.name === 'ZodError') return dispatchFailedOutcome('the server sent a malformed result');
-      const reason = this.#describe(err);
-      if (this.transport !== 'stdio' && this.status === 'connected' && !(await this.#probe())) {
-        return transportErrorOutcome(this.#lastError ?? reason);
-      }
-      return transportErrorOutcome(reason);
     } finally {
-      signal?.removeEventListener('abort', onAbort);
-      this.#inFlight.delete(fail);
+      call.release();
     }
+  }
+
+  /**
+   * A signal for one request, aborted by the caller's `signal` or by a failure of the session
+   * (close, a dead server: the reason is kept). One per request: the SDK never removes its abort
+   * listener, and an abort after the answer must not send notifications/cancelled for a finished
+   * request. `release` when the request is over.
+   */
+  #track(signal: AbortSignal | undefined): { signal: AbortSignal; failure: () => string | undefined; release: () => void } {
+    const request = new AbortController();
+    let failure: string | undefined;
+    const fail = (reason: string) => {
+      failure ??= reason;
+      request.abort();
+    };
+    const onAbort = () => request.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    this.#inFlight.add(fail);
+    return {
+      signal: request.signal,
+      failure: () => failure,
+      release: () => {
+        signal?.removeEventListener('abort', onAbort);
+        this.#inFlight.delete(fail);
+      },
+    };
+  }
+
+  /**
+   * Why a request failed: cancelled (the caller's signal), a transport failure (the session's
+   * own failure, a timeout, a closed connection, a server that no longer answers a ping), the
+   * server's JSON-RPC error (`dispatch`), or a result its tool's outputSchema rejects (`invalid`).
+   */
+  async #failure(err: unknown, signal: AbortSignal | undefined, failure: string | undefined, timeoutMs: number): Promise<{ kind: 'cancelled' } | { kind: 'transport' | 'dispatch' | 'invalid'; reason: string }> {
+    if (signal?.aborted) return { kind: 'cancelled' };
+    if (failure !== undefined) return { kind: 'transport', reason: this.#scrub(failure) };
+    if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) return { kind: 'transport', reason: `timed out after ${timeoutMs} ms` };
+    if (isConnectionClosed(err)) return { kind: 'transport', reason: this.status === 'connected' ? 'the connection closed' : this.#goneReason() };
+    if (err instanceof McpError && isOutputSchemaFailure(err.message)) return { kind: 'invalid', reason: this.#scrub(err.message.replace(/^MCP error -?\d+: /, '')) };
+    if (err instanceof McpError) return { kind: 'dispatch', reason: this.#scrub(rpcMessage(err)) };
+    if (err instanceof Error && err.name === 'ZodError') return { kind: 'dispatch', reason: 'the server sent a malformed result' };
+    const reason = this.#describe(err);
+    if (this.transport !== 'stdio' && this.status === 'connected' && !(await this.#probe())) return { kind: 'transport', reason: this.#lastError ?? reason };
+    return { kind: 'transport', reason };
   }
 
   /** `resources/read` of one URI (a template's URI filled in by the person). Never rejects. */
@@ -342,29 +372,15 @@ export class McpSession {
   async #request<T>(send: (options: { signal: AbortSignal; timeout: number }) => Promise<T>, signal: AbortSignal | undefined): Promise<McpAnswer<T>> {
     if (signal?.aborted) return { ok: false, reason: 'cancelled', cancelled: true };
     if (this.status !== 'connected') return { ok: false, reason: `mcp ${this.alias} is ${this.status}${this.#lastError ? ` (${this.#lastError})` : ''}` };
-    const request = new AbortController();
-    let failure: string | undefined;
-    const fail = (reason: string) => {
-      failure ??= reason;
-      request.abort();
-    };
-    const onAbort = () => request.abort();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    this.#inFlight.add(fail);
     const timeout = this.#callTimeoutMs;
+    const request = this.#track(signal);
     try {
       return { ok: true, value: await send({ signal: request.signal, timeout }) };
     } catch (err) {
-      if (signal?.aborted) return { ok: false, reason: 'cancelled', cancelled: true };
-      if (failure !== undefined) return { ok: false, reason: this.#scrub(failure) };
-      if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) return { ok: false, reason: `timed out after ${timeout} ms` };
-      if (isConnectionClosed(err)) return { ok: false, reason: this.status === 'connected' ? 'the connection closed' : this.#goneReason() };
-      if (err instanceof McpError) return { ok: false, reason: this.#scrub(rpcMessage(err)) };
-      if (err instanceof Error && err.name === 'ZodError') return { ok: false, reason: 'the server sent a malformed answer' };
-      return { ok: false, reason: this.#describe(err) };
+      const failure = await this.#failure(err, signal, request.failure(), timeout);
+      return failure.kind === 'cancelled' ? { ok: false, reason: 'cancelled', cancelled: true } : { ok: false, reason: failure.reason };
     } finally {
-      signal?.removeEventListener('abort', onAbort);
-      this.#inFlight.delete(fail);
+      request.release();
     }
   }
 

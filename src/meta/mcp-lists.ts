@@ -40,45 +40,57 @@ async function sessionsFor(ctx: MetaContext, alias: string | undefined, what: 'r
   return sessions;
 }
 
-/** `:mcp resources [alias]`: each server's resources (name, URI, type, size) and templates. */
-export async function listResources(ctx: MetaContext, alias: string | undefined): Promise<void> {
-  const sessions = await sessionsFor(ctx, alias, 'resources');
+/** One block per server offering `what` (or the one named), then a hint; a line when none does. */
+async function showLists(ctx: MetaContext, alias: string | undefined, what: 'resources' | 'prompts', block: (s: McpSession) => string, hint: string): Promise<void> {
+  const sessions = await sessionsFor(ctx, alias, what);
   if (sessions.length === 0) {
-    ctx.render.info('no connected MCP server offers resources');
+    ctx.render.info(`no connected MCP server offers ${what}`);
     return;
   }
-  const blocks = sessions.map((s) => {
-    const { resources, templates } = s.lists;
-    const lines = [`${s.alias}: ${resources.length} resource${resources.length === 1 ? '' : 's'}, ${templates.length} template${templates.length === 1 ? '' : 's'}`];
-    if (resources.length) {
-      lines.push(table([['  name', 'uri', 'type', 'size'], ...resources.map((r) => [`  ${cell(r.title ?? r.name, 40)}`, cell(r.uri, 120), cell(r.mimeType, 30), size(r.size)])]));
-    }
-    if (templates.length) {
-      lines.push(table([['  template', 'name', 'description'], ...templates.map((t) => [`  ${cell(t.uriTemplate, 120)}`, cell(t.title ?? t.name, 40), cell(t.description)])]));
-    }
-    return lines.join('\n');
-  });
-  ctx.render.info(`${blocks.join('\n\n')}\n\n@${sessions[0]!.alias}:<uri> in a question attaches one; :mcp read <alias>:<uri> shows one`);
+  ctx.render.info(`${sessions.map(block).join('\n\n')}\n\n${hint.replace('<first>', sessions[0]!.alias)}`);
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** `:mcp resources [alias]`: each server's resources (name, URI, type, size) and templates. */
+export function listResources(ctx: MetaContext, alias: string | undefined): Promise<void> {
+  return showLists(
+    ctx,
+    alias,
+    'resources',
+    (s) => {
+      const { resources, templates } = s.lists;
+      const lines = [`${s.alias}: ${plural(resources.length, 'resource')}, ${plural(templates.length, 'template')}`];
+      if (resources.length) {
+        lines.push(table([['  name', 'uri', 'type', 'size'], ...resources.map((r) => [`  ${cell(r.title ?? r.name, 40)}`, cell(r.uri, 120), cell(r.mimeType, 30), size(r.size)])]));
+      }
+      if (templates.length) {
+        lines.push(table([['  template', 'name', 'description'], ...templates.map((t) => [`  ${cell(t.uriTemplate, 120)}`, cell(t.title ?? t.name, 40), cell(t.description)])]));
+      }
+      return lines.join('\n');
+    },
+    '@<first>:<uri> in a question attaches one; :mcp read <alias>:<uri> shows one',
+  );
 }
 
 /** `:mcp prompts [alias]`: each server's prompts with their arguments (required ones marked). */
-export async function listPrompts(ctx: MetaContext, alias: string | undefined): Promise<void> {
-  const sessions = await sessionsFor(ctx, alias, 'prompts');
-  if (sessions.length === 0) {
-    ctx.render.info('no connected MCP server offers prompts');
-    return;
-  }
-  const blocks = sessions.map((s) => {
-    const { prompts } = s.lists;
-    const head = `${s.alias}: ${prompts.length} prompt${prompts.length === 1 ? '' : 's'}`;
-    if (prompts.length === 0) return head;
-    const rows = prompts.map((p) => {
-      const args = p.arguments.map((a) => `${cell(a.name, 40)}${a.required ? ' (required)' : ''}`).join(', ');
-      return [`  ${s.alias}:${cell(p.name, 60)}`, args || '-', cell(p.description ?? p.title)];
-    });
-    return `${head}\n${table([['  prompt', 'arguments', 'description'], ...rows])}`;
-  });
-  ctx.render.info(`${blocks.join('\n\n')}\n\n:prompt <alias>:<name> [key=value ...] sends one to the model`);
+export function listPrompts(ctx: MetaContext, alias: string | undefined): Promise<void> {
+  return showLists(
+    ctx,
+    alias,
+    'prompts',
+    (s) => {
+      const { prompts } = s.lists;
+      const head = `${s.alias}: ${plural(prompts.length, 'prompt')}`;
+      if (prompts.length === 0) return head;
+      const rows = prompts.map((p) => {
+        const args = p.arguments.map((a) => `${cell(a.name, 40)}${a.required ? ' (required)' : ''}`).join(', ');
+        return [`  ${s.alias}:${cell(p.name, 60)}`, args || '-', cell(p.description ?? p.title)];
+      });
+      return `${head}\n${table([['  prompt', 'arguments', 'description'], ...rows])}`;
+    },
+    ':prompt <alias>:<name> [key=value ...] sends one to the model',
+  );
 }
 
 /** `<alias>:<uri>` split at the first colon; a UsageError with `usage` when it is not one. */

@@ -31,6 +31,20 @@ afterEach(async () => {
 
 const userTurn = (n: number) => server.requests[n]!.body.messages.filter((m: { role: string }) => m.role === 'user').at(-1).content as string;
 
+/** Types `text` and waits for its echo. */
+async function type(text: string): Promise<void> {
+  const from = t.mark();
+  t.write(text);
+  await t.waitFor(text.slice(-3), { from });
+}
+
+/** Presses Tab and waits for `completed` (what the completion adds) to be echoed. */
+async function tab(completed: string): Promise<void> {
+  const from = t.mark();
+  t.write(KEY.tab);
+  await t.waitFor(completed, { from });
+}
+
 /** Ends the session with Ctrl-D at the prompt. */
 async function quit(): Promise<void> {
   await t.waitFor(/\[aish:fast\]> $/);
@@ -41,18 +55,10 @@ async function quit(): Promise<void> {
 describe('on a terminal', () => {
   it('Tab completes @ to the alias and @ev: to a resource URI; the resource reaches the request', async () => {
     server.enqueue(textReply(['read it']));
-    let from = t.mark();
-    t.write('explain @e');
-    await t.waitFor('explain @e', { from });
-    from = t.mark();
-    t.write(KEY.tab);
-    await t.waitFor('v:', { from });
-    from = t.mark();
-    t.write('demo://resource/static/document/arch');
-    await t.waitFor('/arch', { from });
-    from = t.mark();
-    t.write(KEY.tab);
-    await t.waitFor('itecture.md', { from });
+    await type('explain @e');
+    await tab('v:');
+    await type('demo://resource/static/document/arch');
+    await tab('itecture.md');
     t.write(KEY.enter);
     await t.waitFor('read it');
     expect(userTurn(0)).toMatch(/^explain @ev:demo:\/\/resource\/static\/document\/architecture\.md\n\n\[resource: ev:demo:\/\/resource\/static\/document\/architecture\.md \(text\/markdown\)\]\n```\n# /);
@@ -61,18 +67,10 @@ describe('on a terminal', () => {
 
   it('Tab completes :prompt ev: with a prompt name and its arguments; a missing required one is asked for', async () => {
     server.enqueue(textReply(['weather answered']));
-    let from = t.mark();
-    t.write(':prompt ev:arg');
-    await t.waitFor('ev:arg', { from });
-    from = t.mark();
-    t.write(KEY.tab);
-    await t.waitFor('s-prompt', { from });
-    from = t.mark();
-    t.write(' st');
-    await t.waitFor(' st', { from });
-    from = t.mark();
-    t.write(KEY.tab);
-    await t.waitFor('ate=', { from });
+    await type(':prompt ev:arg');
+    await tab('s-prompt');
+    await type(' st');
+    await tab('ate=');
     t.write('CA\r');
     await t.waitFor('[aish] ev:args-prompt needs city: ');
     t.write('Sacramento\r');
@@ -85,20 +83,12 @@ describe('on a terminal', () => {
     server.enqueue(textReply(['promoted']));
     t.line(':prompt ev:completable-prompt');
     await t.waitFor('[aish] ev:completable-prompt needs department: ');
-    let from = t.mark();
-    t.write('Eng');
-    await t.waitFor('Eng', { from });
-    from = t.mark();
-    t.write(KEY.tab);
-    await t.waitFor('ineering', { from });
+    await type('Eng');
+    await tab('ineering');
     t.write(KEY.enter);
     await t.waitFor('[aish] ev:completable-prompt needs name: ');
-    from = t.mark();
-    t.write('Al');
-    await t.waitFor('Al', { from });
-    from = t.mark();
-    t.write(KEY.tab);
-    await t.waitFor('ice', { from });
+    await type('Al');
+    await tab('ice');
     t.write(KEY.enter);
     await t.waitFor('promoted');
     expect(userTurn(0)).toBe('Please promote Alice to the head of the Engineering team.');
@@ -106,13 +96,9 @@ describe('on a terminal', () => {
   });
 
   it('Tab completes :mcp read ev: with a URI; the resource is shown, the model is not asked', async () => {
-    let from = t.mark();
-    t.write(':mcp read ev:demo://resource/static/document/struc');
-    await t.waitFor('struc', { from });
-    from = t.mark();
-    t.write(KEY.tab);
-    await t.waitFor('ture.md', { from });
-    from = t.mark();
+    await type(':mcp read ev:demo://resource/static/document/struc');
+    await tab('ture.md');
+    const from = t.mark();
     t.write(KEY.enter);
     await t.waitFor('[aish] ev:demo://resource/static/document/structure.md (text/markdown)', { from });
     await quit();
