@@ -25,8 +25,10 @@ const userTurn = (n: number) => e2e.server.requests[n]!.body.messages.filter((m:
 
 describe('resources', () => {
   it('a server with resources and prompts but no tools connects; :mcp resources lists documents and templates', async () => {
-    const r = await run(':mcp list\n:mcp resources ev\n:mcp resources\n');
+    const r = await run(':mcp list\n:mcp resources ev\n:mcp resources\n:help\n');
     expect(r.stderr).not.toContain('Method not found');
+    expect(r.stdout).toContain('resources [alias] | read <alias>:<uri> | prompts [alias]');
+    expect(r.stdout).toContain('<alias>:<name> [key=value ...]');
     expect(r.stdout).toMatch(/^lib\s+.*stdio\s+0\s+connected$/m);
     expect(r.stdout).toMatch(/^ev: \d+ resources, 2 templates$/m);
     expect(r.stdout).toMatch(/architecture\.md\s+demo:\/\/resource\/static\/document\/architecture\.md\s+text\/markdown/);
