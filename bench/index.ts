@@ -128,6 +128,7 @@ async function mcpFigures(): Promise<void> {
   const { benchMcp } = await import('./mcp.js');
   const mcp = await benchMcp();
   row('mcp callTool round trip', `${mcp.sessionMs.toFixed(2)} ms`, `raw SDK client ${mcp.rawMs.toFixed(2)} ms`, mcp.ratio.toFixed(2), '<= 1.1');
+  row('mcp resources/read round trip', `${mcp.readSessionMs.toFixed(2)} ms`, `raw SDK client ${mcp.readRawMs.toFixed(2)} ms`, (mcp.readSessionMs / mcp.readRawMs).toFixed(2), '<= 1.1');
   row('mcp: three servers connected in parallel', `${mcp.startupThreeMs.toFixed(0)} ms`, `slowest single ${mcp.slowestSingleMs.toFixed(0)} ms, sum ${mcp.sumSingleMs.toFixed(0)} ms`, (mcp.startupThreeMs / mcp.slowestSingleMs).toFixed(2), 'close to the slowest single');
 }
 

@@ -52,7 +52,7 @@ function oneLine(text: string): string {
 }
 
 /** Bytes encoded by a base64 string. */
-function base64Bytes(data: string): number {
+export function base64Bytes(data: string): number {
   const clean = data.replace(/\s+/g, '');
   const padding = clean.endsWith('==') ? 2 : clean.endsWith('=') ? 1 : 0;
   return Math.max(0, Math.floor((clean.length * 3) / 4) - padding);
@@ -77,8 +77,9 @@ function about(name: unknown, description: unknown): string {
  * What the model reads for a block: text as is; a resource link as one line with its URI, name
  * and description; an embedded text resource as a header line and its text; anything binary as one
  * summary line. `summary` marks the blocks that lost their body (a one-time notice names them).
+ * Prompt messages (`prompts/get`) carry the same blocks and are flattened the same way.
  */
-function flattenBlock(block: Block): { text: string; summary: boolean } {
+export function flattenBlock(block: Block): { text: string; summary: boolean } {
   switch (block.type) {
     case 'text':
       return { text: block.text, summary: false };

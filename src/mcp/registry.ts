@@ -11,6 +11,7 @@ import type { OAuthStore } from './oauth-store.js';
 import { dispatchFailedOutcome, type ToolOutcome } from './outcome.js';
 import type { McpCallOptions, McpSession, McpSessionStatus, McpTool, McpTransportKind } from './session.js';
 import type { McpClientRequests } from './session-types.js';
+import { resourceParts, type ResourcePart } from './server-content.js';
 import type { ArgumentValidator } from './validate.js';
 
 /** Settings shared by every session of the registry (from `mcp.*` in the config). */
@@ -322,6 +323,38 @@ export class McpRegistry {
       });
     }
     return rows.sort((a, b) => a.rank - b.rank).map(({ rank: _rank, ...row }) => row);
+  }
+
+  /** The connected sessions, in `:mcp list` order. */
+  connected(): McpSession[] {
+    return [...this.#sessions.values()].filter((s) => s.status === 'connected').sort((a, b) => this.#rankOf(a.alias) - this.#rankOf(b.alias));
+  }
+
+  /** The connected session of `alias`; a UsageError says why there is none. */
+  connectedSession(alias: string): McpSession {
+    const session = this.#sessions.get(alias);
+    if (session?.status === 'connected') return session;
+    if (session) throw new UsageError(`mcp ${alias} is ${session.status}${session.lastError ? ` (${session.lastError})` : ''}`);
+    if (this.#configured.has(alias)) throw new UsageError(`mcp ${alias} is not connected (:mcp connect ${alias})`);
+    throw new UsageError(`no MCP server named ${alias}`);
+  }
+
+  /** Whether `alias` names a server of this session (connected or configured). */
+  knows(alias: string): boolean {
+    return this.#sessions.has(alias) || this.#configured.has(alias);
+  }
+
+  /**
+   * `resources/read` of `uri` on `alias`, as its parts (text, or a blob's one-line summary).
+   * Rejects with a UsageError naming why (no such server, not found, the server failed); a
+   * cancelled read rejects too (the caller looks at its signal).
+   */
+  async readResource(alias: string, uri: string, signal?: AbortSignal): Promise<ResourcePart[]> {
+    const answer = await this.connectedSession(alias).readResource(uri, signal);
+    if (!answer.ok) throw new UsageError(answer.reason);
+    const parts = resourceParts(answer.value);
+    if (parts.length === 0) throw new UsageError('the server sent no contents');
+    return parts;
   }
 
   /** Every tool of every connected session. */

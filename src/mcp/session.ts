@@ -1,11 +1,20 @@
 // One MCP server connection (SPEC §6): owns an SDK `Client` over streamable HTTP (legacy SSE as the
-// fallback for 400/404/405 only), SSE or stdio; caches the tool list under safe wire names and
-// refetches it on list_changed. `callTool` never rejects; `close` never throws and is idempotent.
+// fallback for 400/404/405 only), SSE or stdio; asks only for what the server's capabilities
+// announce; caches the tool list under safe wire names (and the resource and prompt lists,
+// server-lists.ts) and refetches them on list_changed. `callTool`, `readResource`, `getPrompt` and
+// `completeArgument` never reject; `close` never throws and is idempotent.
 
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, LATEST_PROTOCOL_VERSION, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  LATEST_PROTOCOL_VERSION,
+  McpError,
+  ToolListChangedNotificationSchema,
+  type GetPromptResult,
+  type ReadResourceResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from '../config/schema.js';
 import { connectDeadline, raceAbort } from './abort.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS, type Connected, type McpLogin } from './connect-client.js';
@@ -27,12 +36,16 @@ import {
 } from './outcome.js';
 import type { McpCallOptions, McpConnectOptions, McpSessionStatus, McpTool, McpTransportKind } from './session-types.js';
 import { watchServerLog } from './server-log.js';
+import { ServerLists } from './server-lists.js';
 import { fetchToolList } from './tool-list.js';
 
 export { stdioEnvironment } from './connect-stdio.js';
 export type { McpCallOptions, McpConnectOptions, McpSessionStatus, McpTool, McpTransportKind } from './session-types.js';
 
 const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+
+/** What a request for a resource, a prompt or a completion resolves to; never a rejection. */
+export type McpAnswer<T> = { ok: true; value: T } | { ok: false; reason: string; cancelled?: boolean };
 /** Logins one connect may run: the first, then scope step-ups; more means the server never agrees. */
 const MAX_LOGIN_ROUNDS = 3;
 
@@ -66,6 +79,10 @@ export class McpSession {
   #maxResultChars: number;
   #callTimeoutMs: number;
   #offersRoots: boolean;
+  /** Whether the server announced tools (a server without them is never asked for them). */
+  #offersTools: boolean;
+  /** The server's resources, resource templates and prompts, as it announced them. */
+  readonly lists: ServerLists;
 
   private constructor(
     readonly alias: string,
@@ -93,6 +110,14 @@ export class McpSession {
     this.#callTimeoutMs = init.opts.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     this.onToolsChanged = init.opts.onToolsChanged;
     this.#offersRoots = init.opts.requests?.roots !== undefined;
+    const capabilities = init.client.getServerCapabilities();
+    this.#offersTools = capabilities?.tools !== undefined;
+    this.lists = new ServerLists(init.client, capabilities, {
+      timeout: this.#callTimeoutMs,
+      report: (what, err) => {
+        if (this.status === 'connected') this.#onStatus(`mcp ${alias}: could not fetch ${what}: ${this.#describe(err)}`);
+      },
+    });
   }
 
   /**
@@ -162,6 +187,8 @@ export class McpSession {
     });
     if (opts.onLog) watchServerLog(client, alias, opts.onLog);
     await session.#fetchTools(signal);
+    // Resources and prompts are listed behind the connect: who reads them waits (`lists.ready()`).
+    session.lists.start();
     if (negotiated !== LATEST_PROTOCOL_VERSION) {
       opts.onStatus?.(`mcp ${alias}: protocol version mismatch (sent ${LATEST_PROTOCOL_VERSION}, got ${negotiated}); proceeding`);
     }
@@ -216,6 +243,7 @@ export class McpSession {
   }
 
   async #fetchTools(signal?: AbortSignal): Promise<void> {
+    if (!this.#offersTools) return;
     const { names, tools } = await fetchToolList(this.#client, this.alias, signal, this.#callTimeoutMs);
     this.#names = names;
     this.#tools = tools;
@@ -238,17 +266,7 @@ export class McpSession {
     const bare = name.startsWith(prefix) ? name.slice(prefix.length) : name;
     const original = this.findTool(name)?.name ?? this.#names.toOriginal.get(bare) ?? bare;
     const timeoutMs = options.timeoutMs ?? this.#callTimeoutMs;
-    // A signal per call: the SDK never removes its abort listener, and an abort after the answer
-    // must not send notifications/cancelled for a finished request.
-    const call = new AbortController();
-    let failure: string | undefined;
-    const fail = (reason: string) => {
-      failure ??= reason;
-      call.abort();
-    };
-    const onAbort = () => call.abort();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    this.#inFlight.add(fail);
+    const call = this.#track(signal);
     try {
       const { onProgress } = options;
       const progress = onProgress ? { onprogress: (p: ToolProgress) => onProgress(p), resetTimeoutOnProgress: true } : {};
@@ -265,23 +283,104 @@ export class McpSession {
       }
       return outcomeFromResult(result as Parameters<typeof outcomeFromResult>[0], options.maxResultChars ?? this.#maxResultChars);
     } catch (err) {
-      if (signal?.aborted) return cancelledOutcome();
-      if (failure !== undefined) return transportErrorOutcome(this.#scrub(failure));
-      if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) return transportErrorOutcome(`timed out after ${timeoutMs} ms`);
-      if (isConnectionClosed(err)) {
-        return transportErrorOutcome(this.status === 'connected' ? 'the connection closed' : this.#goneReason());
+      const failure = await this.#failure(err, signal, call.failure(), timeoutMs);
+      switch (failure.kind) {
+        case 'cancelled':
+          return cancelledOutcome();
+        case 'invalid':
+          return invalidResultOutcome(failure.reason);
+        case 'dispatch':
+          return dispatchFailedOutcome(failure.reason);
+        case 'transport':
+          return transportErrorOutcome(failure.reason);
       }
-      if (err instanceof McpError && isOutputSchemaFailure(err.message)) return invalidResultOutcome(this.#scrub(err.message.replace(/^MCP error -?\d+: /, '')));
-      if (err instanceof McpError) return dispatchFailedOutcome(this.#scrub(rpcMessage(err)));
-      if (err instanceof Error && err.name === 'ZodError') return dispatchFailedOutcome('the server sent a malformed result');
-      const reason = this.#describe(err);
-      if (this.transport !== 'stdio' && this.status === 'connected' && !(await this.#probe())) {
-        return transportErrorOutcome(this.#lastError ?? reason);
-      }
-      return transportErrorOutcome(reason);
     } finally {
-      signal?.removeEventListener('abort', onAbort);
-      this.#inFlight.delete(fail);
+      call.release();
+    }
+  }
+
+  /**
+   * A signal for one request, aborted by the caller's `signal` or by a failure of the session
+   * (close, a dead server: the reason is kept). One per request: the SDK never removes its abort
+   * listener, and an abort after the answer must not send notifications/cancelled for a finished
+   * request. `release` when the request is over.
+   */
+  #track(signal: AbortSignal | undefined): { signal: AbortSignal; failure: () => string | undefined; release: () => void } {
+    const request = new AbortController();
+    let failure: string | undefined;
+    const fail = (reason: string) => {
+      failure ??= reason;
+      request.abort();
+    };
+    const onAbort = () => request.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    this.#inFlight.add(fail);
+    return {
+      signal: request.signal,
+      failure: () => failure,
+      release: () => {
+        signal?.removeEventListener('abort', onAbort);
+        this.#inFlight.delete(fail);
+      },
+    };
+  }
+
+  /**
+   * Why a request failed: cancelled (the caller's signal), a transport failure (the session's
+   * own failure, a timeout, a closed connection, a server that no longer answers a ping), the
+   * server's JSON-RPC error (`dispatch`), or a result its tool's outputSchema rejects (`invalid`).
+   */
+  async #failure(err: unknown, signal: AbortSignal | undefined, failure: string | undefined, timeoutMs: number): Promise<{ kind: 'cancelled' } | { kind: 'transport' | 'dispatch' | 'invalid'; reason: string }> {
+    if (signal?.aborted) return { kind: 'cancelled' };
+    if (failure !== undefined) return { kind: 'transport', reason: this.#scrub(failure) };
+    if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) return { kind: 'transport', reason: `timed out after ${timeoutMs} ms` };
+    if (isConnectionClosed(err)) return { kind: 'transport', reason: this.status === 'connected' ? 'the connection closed' : this.#goneReason() };
+    if (err instanceof McpError && isOutputSchemaFailure(err.message)) return { kind: 'invalid', reason: this.#scrub(err.message.replace(/^MCP error -?\d+: /, '')) };
+    if (err instanceof McpError) return { kind: 'dispatch', reason: this.#scrub(rpcMessage(err)) };
+    if (err instanceof Error && err.name === 'ZodError') return { kind: 'dispatch', reason: 'the server sent a malformed result' };
+    const reason = this.#describe(err);
+    if (this.transport !== 'stdio' && this.status === 'connected' && !(await this.#probe())) return { kind: 'transport', reason: this.#lastError ?? reason };
+    return { kind: 'transport', reason };
+  }
+
+  /** `resources/read` of one URI (a template's URI filled in by the person). Never rejects. */
+  readResource(uri: string, signal?: AbortSignal): Promise<McpAnswer<ReadResourceResult>> {
+    if (!this.lists.offersResources) return Promise.resolve({ ok: false, reason: `mcp ${this.alias} offers no resources` });
+    return this.#request((options) => this.#client.readResource({ uri }, options), signal);
+  }
+
+  /** `prompts/get` with the arguments given. Never rejects. */
+  getPrompt(name: string, args: Record<string, string>, signal?: AbortSignal): Promise<McpAnswer<GetPromptResult>> {
+    if (!this.lists.offersPrompts) return Promise.resolve({ ok: false, reason: `mcp ${this.alias} offers no prompts` });
+    return this.#request((options) => this.#client.getPrompt({ name, arguments: args }, options), signal);
+  }
+
+  /**
+   * `completion/complete` for a prompt's argument: the server's candidates for `value`, given the
+   * arguments already filled in. `[]` when the server offers no completions or fails. Never rejects.
+   */
+  async completeArgument(prompt: string, argument: string, value: string, filled: Record<string, string>, signal?: AbortSignal): Promise<string[]> {
+    if (!this.lists.offersCompletions) return [];
+    const answer = await this.#request(
+      (options) => this.#client.complete({ ref: { type: 'ref/prompt', name: prompt }, argument: { name: argument, value }, context: { arguments: filled } }, options),
+      signal,
+    );
+    return answer.ok ? answer.value.completion.values : [];
+  }
+
+  /** One request of the person's (not the model's): the same failures as a tool call, as a reason. */
+  async #request<T>(send: (options: { signal: AbortSignal; timeout: number }) => Promise<T>, signal: AbortSignal | undefined): Promise<McpAnswer<T>> {
+    if (signal?.aborted) return { ok: false, reason: 'cancelled', cancelled: true };
+    if (this.status !== 'connected') return { ok: false, reason: `mcp ${this.alias} is ${this.status}${this.#lastError ? ` (${this.#lastError})` : ''}` };
+    const timeout = this.#callTimeoutMs;
+    const request = this.#track(signal);
+    try {
+      return { ok: true, value: await send({ signal: request.signal, timeout }) };
+    } catch (err) {
+      const failure = await this.#failure(err, signal, request.failure(), timeout);
+      return failure.kind === 'cancelled' ? { ok: false, reason: 'cancelled', cancelled: true } : { ok: false, reason: failure.reason };
+    } finally {
+      request.release();
     }
   }
 

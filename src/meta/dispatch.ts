@@ -39,8 +39,11 @@ export async function dispatchMeta(payload: string, ctx: MetaContext, signal: Ab
   await command.run(args, ctx, signal);
 }
 
-/** Tab completion for a meta line (`:mo` → `:model`, `:model f` → `:model fast`). */
-export function completeMeta(line: string, ctx: MetaContext): [string[], string] {
+/**
+ * Tab completion for a meta line (`:mo` → `:model`, `:model f` → `:model fast`); a promise when
+ * the command asks a server.
+ */
+export function completeMeta(line: string, ctx: MetaContext): [string[], string] | Promise<[string[], string]> {
   const m = /^:(\S*)(\s+)?(.*)$/s.exec(line);
   if (!m) return [[], line];
   const [, name = '', space, rest = ''] = m;
@@ -52,5 +55,6 @@ export function completeMeta(line: string, ctx: MetaContext): [string[], string]
   if (!command?.complete) return [[], line];
   const argStart = rest.lastIndexOf(' ') + 1;
   const prefix = rest.slice(argStart);
-  return [command.complete(prefix, ctx), prefix];
+  const candidates = command.complete(prefix, ctx, rest);
+  return Array.isArray(candidates) ? [candidates, prefix] : candidates.then((c): [string[], string] => [c, prefix]);
 }

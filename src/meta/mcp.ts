@@ -1,9 +1,13 @@
-// :mcp connect | disconnect | login | logout | list | tools | tool — the MCP servers of this session.
+// :mcp connect | disconnect | login | logout | list | tools | tool | resources | read | prompts — the
+// MCP servers of this session.
 
 import { UsageError } from '../errors.js';
+import { listPrompts, listResources, readResource, resourceTargets, table } from './mcp-lists.js';
 import type { MetaCommand, MetaContext } from './types.js';
 
-const SUBCOMMANDS = ['connect', 'disconnect', 'login', 'logout', 'list', 'tools', 'tool'];
+export { table } from './mcp-lists.js';
+
+const SUBCOMMANDS = ['connect', 'disconnect', 'login', 'logout', 'list', 'tools', 'tool', 'resources', 'read', 'prompts'];
 const CONNECT_USAGE = 'usage: :mcp connect <url [alias] | command line [--alias NAME] | configured alias> [--token-env VAR]';
 
 /** Takes `--flag VALUE` out of `args`; undefined when absent. */
@@ -14,12 +18,6 @@ function takeOption(args: string[], flag: string): string | undefined {
   if (!value || value.startsWith('--')) throw new UsageError(`${flag} needs a value`);
   args.splice(i, 2);
   return value;
-}
-
-/** Rows as aligned columns (the last column is not padded). */
-export function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')).join('\n');
 }
 
 async function connect(args: string[], ctx: MetaContext, signal: AbortSignal): Promise<void> {
@@ -44,9 +42,11 @@ function statusCell(status: string, reason: string | undefined): string {
 export const mcpCommands: MetaCommand[] = [
   {
     name: 'mcp',
-    usage: 'connect <url [alias] | command [--alias NAME] | alias> [--token-env VAR] | disconnect <alias> | login <alias> | logout <alias> | list | tools | tool <alias__name>',
-    summary: 'MCP servers: connect, disconnect, log in and out, list them and their tools',
-    complete(prefix, ctx) {
+    usage:
+      'connect <url [alias] | command [--alias NAME] | alias> [--token-env VAR] | disconnect <alias> | login <alias> | logout <alias> | list | tools | tool <alias__name> | resources [alias] | read <alias>:<uri> | prompts [alias]',
+    summary: 'MCP servers: connect, disconnect, log in and out, list them, their tools, resources and prompts; read a resource',
+    complete(prefix, ctx, args = '') {
+      if (/^read\s+\S*$/.test(args)) return resourceTargets(ctx, prefix);
       return SUBCOMMANDS.filter((s) => s.startsWith(prefix))
         .concat(ctx.mcp.list().map((r) => r.alias).filter((a) => a.startsWith(prefix)))
         .concat(ctx.mcp.allTools().map((t) => t.wireName).filter((n) => n.startsWith(prefix) && prefix.length > 0));
@@ -116,6 +116,16 @@ export const mcpCommands: MetaCommand[] = [
           );
           return;
         }
+        case 'resources':
+          await listResources(ctx, args[0]);
+          return;
+        case 'prompts':
+          await listPrompts(ctx, args[0]);
+          return;
+        case 'read':
+          if (args.length > 1) throw new UsageError('usage: :mcp read <alias>:<uri>');
+          await readResource(ctx, args[0], signal);
+          return;
         default:
           throw new UsageError(`unknown :mcp subcommand "${sub}" (${SUBCOMMANDS.join(', ')})`);
       }

@@ -1,17 +1,27 @@
 // :prompt save <name> keeps the last question sent to the model; :prompt <name> [args] sends it
 // again with the args appended; :prompt lists them; :prompt forget <name> removes one.
+// :prompt <alias>:<name> [key=value ...] runs an MCP server's prompt (server-prompt.ts).
 
 import { UsageError } from '../errors.js';
+import { completeServerPrompt, isServerPrompt, runServerPrompt } from './server-prompt.js';
 import type { MetaCommand } from './types.js';
 
 export const promptCommands: MetaCommand[] = [
   {
     name: 'prompt',
-    usage: '[save <name> | forget <name> | <name> [args]]',
-    summary: 'saved prompts: save the last question, send one again with args, list them',
-    complete: (prefix, ctx) => ['save', 'forget', ...Object.keys(ctx.prompts.list())].filter((w) => w.startsWith(prefix)),
+    usage: '[save <name> | forget <name> | <name> [args] | <alias>:<name> [key=value ...]]',
+    summary: "saved prompts: save the last question, send one again with args, list them; an MCP server's prompt",
+    async complete(prefix, ctx, args = '') {
+      const servers = await completeServerPrompt(ctx, prefix, args);
+      if (/\s/.test(args.trimStart())) return servers;
+      return [...['save', 'forget', ...Object.keys(ctx.prompts.list())].filter((w) => w.startsWith(prefix)), ...servers];
+    },
     async run(args, ctx, signal) {
       const [first = '', ...rest] = args.trim().split(/\s+/).filter(Boolean);
+      if (isServerPrompt(first, ctx) && ctx.prompts.get(first) === undefined) {
+        await runServerPrompt(ctx, first, args.trim().slice(first.length), signal);
+        return;
+      }
       if (first === '') {
         const all = Object.entries(ctx.prompts.list());
         const width = Math.max(0, ...all.map(([name]) => name.length));

@@ -39,6 +39,11 @@ export interface MetaContext {
   readonly prompts: SavedPrompts;
   /** The last line sent to the model as typed (before `@file` attachments), or null. */
   readonly lastQuestion: string | null;
+  /**
+   * Asks for a line of text in the middle of a command, `complete` answering Tab; null when nobody
+   * can answer (no terminal), on Ctrl-C (the line's signal is aborted then) or Ctrl-D.
+   */
+  askLine(question: string, complete?: (typed: string) => Promise<string[]>): Promise<string | null>;
   /** Runs Norris toward `goal` until it ends; lines typed meanwhile reach it. */
   runNorris(goal: string, signal: AbortSignal): Promise<void>;
   /** One input as if typed (`:edit`): routed to the shell, a meta command or the model. */
@@ -48,8 +53,11 @@ export interface MetaContext {
    * (the reason is already shown). Throws a UsageError without a terminal.
    */
   composeLine(initial: string): Promise<string | null>;
-  /** Sends text to the model as a user turn, whatever the line router would say. */
-  askModel(text: string, signal: AbortSignal): Promise<void>;
+  /**
+   * Sends text to the model as a user turn, whatever the line router would say; `@` mentions are
+   * attached unless `mentions: false` (text from a server, which must not reach the person's files).
+   */
+  askModel(text: string, signal: AbortSignal, options?: { mentions?: boolean }): Promise<void>;
   /** `:memory summarize`: proposes items from this session and asks about each. */
   summarizeMemory(signal: AbortSignal): Promise<void>;
   /** The `[project]` block the model gets for the current directory; null outside a git work tree. */
@@ -66,7 +74,10 @@ export interface MetaCommand {
   /** Argument synopsis shown by `:help`, e.g. `<name>`. */
   usage: string;
   summary: string;
-  /** Candidates for the argument being typed (Tab). */
-  complete?(argPrefix: string, ctx: MetaContext): string[];
+  /**
+   * Candidates for the argument being typed (Tab); `args` is everything typed after the command
+   * name. A promise when a server is asked (it is waited for).
+   */
+  complete?(argPrefix: string, ctx: MetaContext, args?: string): string[] | Promise<string[]>;
   run(args: string, ctx: MetaContext, signal: AbortSignal): Promise<void> | void;
 }

@@ -26,6 +26,11 @@ export function codePointToken(ch: string): string {
   return `<U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}>`;
 }
 
+/** Whether `text` has nothing `neutralize` would change but newlines and tabs (safe to type back as it is). */
+export function isClean(text: string): boolean {
+  return text.search(UNSAFE) === -1;
+}
+
 /** Makes every control and invisible format character visible; keeps `\n` and `\t`. */
 export function neutralize(text: string): string {
   return text.replace(UNSAFE, (ch) => {

@@ -18,8 +18,9 @@ export interface LineReader {
   /**
    * Asks for a line of free text in the middle of processing a line (an edited command, a form
    * field). The answer is not kept in history. null when there is no one to ask (piped input), on Ctrl-C or at end of input.
+   * `complete` answers Tab while it is asked (else Tab completes nothing).
    */
-  ask(question: string, prefill?: string): Promise<string | null>;
+  ask(question: string, prefill?: string, complete?: Completer): Promise<string | null>;
   /**
    * Asks a question answered by one key: resolves the first key of `keys` typed alone (or with
    * Enter), Enter alone is `fallback`; a key that is not an answer (or a paste, or several keys at
@@ -95,11 +96,13 @@ export function echoComposed(prompt: string, text: string): string {
   return `${prompt}${neutralize(text).split('\n').join('\n... ')}\n`;
 }
 
+/** Tab: [candidates, the text they replace]; readline waits for a promise (keys typed meanwhile wait too). */
+export type Completer = (line: string) => [string[], string] | Promise<[string[], string]>;
+
 export interface TerminalReaderOptions {
   history: string[];
   historySize: number;
-  /** Tab: [candidates, the text they replace]; readline waits for a promise (keys typed meanwhile wait too). */
-  completer: (line: string) => [string[], string] | Promise<[string[], string]>;
+  completer: Completer;
   onHistory: (newestFirst: string[]) => void;
   /** Ctrl-C pressed while a question was asked. */
   onInterrupt: () => void;
@@ -143,6 +146,8 @@ export class TerminalLineReader implements LineReader {
   #passing = false;
   /** A one-key question is asked: every key goes to it (`askKey`). */
   #keyQuestion: KeyQuestionState | null = null;
+  /** What Tab completes while a line question is asked (`ask`). */
+  #askCompleter: Completer | null = null;
 
   constructor(io: Io, opts: TerminalReaderOptions) {
     this.#io = io;
@@ -156,8 +161,10 @@ export class TerminalLineReader implements LineReader {
       removeHistoryDuplicates: true,
       // readline's callback form, so an answer may come from the session's shell.
       completer: (line: string, done: (err: Error | null, result?: [string[], string]) => void) => {
+        // A question with answers of its own (a prompt's argument) completes those.
+        const complete = this.#askCompleter ?? opts.completer;
         Promise.resolve()
-          .then(() => opts.completer(line))
+          .then(() => complete(line))
           .then(
             (result) => done(null, result),
             () => done(null, [[], line]),
@@ -386,8 +393,9 @@ export class TerminalLineReader implements LineReader {
     });
   }
 
-  async ask(question: string, prefill?: string): Promise<string | null> {
+  async ask(question: string, prefill?: string, complete?: Completer): Promise<string | null> {
     this.#asking = true;
+    this.#askCompleter = complete ?? null;
     try {
       const answer = await this.read(question, prefill);
       // readline keeps every line in history; a "y" is not worth recalling.
@@ -396,6 +404,7 @@ export class TerminalLineReader implements LineReader {
       return answer;
     } finally {
       this.#asking = false;
+      this.#askCompleter = null;
       this.suspend();
       this.#startListening();
     }

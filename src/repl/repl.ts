@@ -17,6 +17,7 @@ import { BackgroundConnect, connectConfiguredServers } from '../mcp/startup.js';
 import type { MemoryStore } from '../memory/store.js';
 import { summarizeMemory } from '../memory/summarize.js';
 import { completeMeta, dispatchMeta } from '../meta/dispatch.js';
+import { uriCandidates } from '../meta/mcp-lists.js';
 import type { MetaCommand, MetaContext } from '../meta/types.js';
 import type { NorrisMode } from '../norris/mode.js';
 import type { Renderer } from '../render/renderer.js';
@@ -177,12 +178,19 @@ export class Repl implements MetaContext {
    * field; questions with a fixed set of answers use `askKey`); null when nobody can answer.
    * Every question passes the sanitizer here: they quote commands and tool names from outside.
    */
-  ask(question: string, prefill?: string): Promise<string | null> {
+  ask(question: string, prefill?: string, complete?: (typed: string) => Promise<string[]>): Promise<string | null> {
     // Text put on the line is typed into readline: control characters there would act as keys.
     const reader = this.#reader;
     if (!reader) return Promise.resolve(null);
     this.#parts.background?.atPrompt(true);
-    return reader.ask(neutralize(question), prefill === undefined ? undefined : neutralize(prefill).replace(/\n/g, ' ')).finally(() => this.#parts.background?.atPrompt(false));
+    const completer = complete && (async (line: string): Promise<[string[], string]> => [await complete(line), line]);
+    return reader
+      .ask(neutralize(question), prefill === undefined ? undefined : neutralize(prefill).replace(/\n/g, ' '), completer)
+      .finally(() => this.#parts.background?.atPrompt(false));
+  }
+
+  askLine(question: string, complete?: (typed: string) => Promise<string[]>): Promise<string | null> {
+    return this.ask(question, undefined, complete);
   }
 
   /**
@@ -369,9 +377,18 @@ export class Repl implements MetaContext {
     this.render.status("noted for Norris's next step (:halt stops it)");
   }
 
-  /** A line for the model: `@path` mentions are attached first (a missing file stops it here). */
-  async askModel(text: string, signal: AbortSignal): Promise<void> {
-    const attached = attachMentions(text, this.shell.cwd, this.shell.env.HOME, this.config.shell.capture_max_chars);
+  /**
+   * A line for the model: `@path` and `@alias:<uri>` mentions are attached first (a missing file
+   * or resource stops it here). Text that is not the person's (a server's prompt) is sent as it is,
+   * `mentions: false`, and is not kept as the last question.
+   */
+  async askModel(text: string, signal: AbortSignal, options: { mentions?: boolean } = {}): Promise<void> {
+    if (options.mentions === false) {
+      this.#turn++;
+      await this.core.ask(text, this.activeModel, signal);
+      return;
+    }
+    const attached = await attachMentions(text, this.shell.cwd, this.shell.env.HOME, this.config.shell.capture_max_chars, this.mcp, signal);
     for (const note of attached.notes) this.render.status(note);
     this.#lastQuestion = text;
     this.#turn++;
@@ -486,11 +503,25 @@ export class Repl implements MetaContext {
     if (line.startsWith(':')) return completeMeta(line, this);
     // `@path` in a line for the model: the word after `@` completes as a path.
     const mention = /(?:^|\s)@(\S*)$/.exec(line);
-    if (mention) {
-      const word = mention[1]!;
-      return [completePath(word, { cwd: this.shell.cwd, env: this.shell.env }).map((p) => `@${p}`), `@${word}`];
-    }
+    if (mention) return this.#completeMention(mention[1]!);
     return this.#completeShell(line);
+  }
+
+  /**
+   * `@<word>`: after `@alias:` the server's resource URIs (and its templates up to their first
+   * variable) from the cached list; else paths, and `@alias:` of the servers with resources.
+   */
+  async #completeMention(word: string): Promise<[string[], string]> {
+    const sessions = this.mcp.connected().filter((s) => s.lists.offersResources);
+    const colon = word.indexOf(':');
+    const session = colon > 0 ? sessions.find((s) => s.alias === word.slice(0, colon)) : undefined;
+    if (session) {
+      await session.lists.ready();
+      return [uriCandidates(session, word.slice(colon + 1)).map((u) => `@${session.alias}:${u}`), `@${word}`];
+    }
+    const paths = completePath(word, { cwd: this.shell.cwd, env: this.shell.env }).map((p) => `@${p}`);
+    const aliases = sessions.map((s) => `@${s.alias}:`).filter((a) => a.startsWith(`@${word}`));
+    return [[...paths, ...aliases], `@${word}`];
   }
 
   /**

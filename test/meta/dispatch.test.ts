@@ -17,9 +17,9 @@ describe('meta table', () => {
     expect(findCommand(coreCommands, 'q')?.name).toBe('quit');
   });
 
-  it('completes command names and preset names from the one table', () => {
+  it('completes command names and preset names from the one table', async () => {
     const ctx = { commands: coreCommands, config: { models: { fast: {}, deep: {} } } } as any;
-    expect(completeMeta(':mo', ctx)[0]).toEqual([':model ', ':models ']);
-    expect(completeMeta(':model d', ctx)).toEqual([['deep'], 'd']);
+    expect((await completeMeta(':mo', ctx))[0]).toEqual([':model ', ':models ']);
+    expect(await completeMeta(':model d', ctx)).toEqual([['deep'], 'd']);
   });
 });

@@ -1,0 +1,136 @@
+// `:mcp resources [alias]`, `:mcp read <alias>:<uri>` and `:mcp prompts [alias]` (issue 27): what
+// the connected servers offer the person, shown without asking the model. Every server string is
+// made one line and neutralized before the columns are padded, so they line up and cannot act.
+
+import { UsageError } from '../errors.js';
+import type { McpSession } from '../mcp/session.js';
+import { isClean, neutralize } from '../render/sanitize.js';
+import type { MetaContext } from './types.js';
+
+/** Rows as aligned columns (the last column is not padded). */
+export function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ').trimEnd()).join('\n');
+}
+
+/** A server string as one visible line, cut at `max` characters. */
+function cell(text: string | undefined, max = 80): string {
+  const line = neutralize((text ?? '').replace(/\s*\n\s*/g, ' ').trim());
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/** `12 KB` for a size in bytes; '' when not given. */
+function size(bytes: number | undefined): string {
+  if (bytes === undefined) return '';
+  if (bytes < 1024) return `${bytes} B`;
+  return bytes < 1024 * 1024 ? `${Math.round(bytes / 1024)} KB` : `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/** The sessions a list is about: the one named (which must offer `what`), else every connected one that does. */
+async function sessionsFor(ctx: MetaContext, alias: string | undefined, what: 'resources' | 'prompts'): Promise<McpSession[]> {
+  const offers = (s: McpSession) => (what === 'resources' ? s.lists.offersResources : s.lists.offersPrompts);
+  if (alias !== undefined) {
+    const session = ctx.mcp.connectedSession(alias);
+    if (!offers(session)) throw new UsageError(`mcp ${alias} offers no ${what}`);
+    await session.lists.ready();
+    return [session];
+  }
+  const sessions = ctx.mcp.connected().filter(offers);
+  await Promise.all(sessions.map((s) => s.lists.ready()));
+  return sessions;
+}
+
+/** One block per server offering `what` (or the one named), then a hint; a line when none does. */
+async function showLists(ctx: MetaContext, alias: string | undefined, what: 'resources' | 'prompts', block: (s: McpSession) => string, hint: string): Promise<void> {
+  const sessions = await sessionsFor(ctx, alias, what);
+  if (sessions.length === 0) {
+    ctx.render.info(`no connected MCP server offers ${what}`);
+    return;
+  }
+  ctx.render.info(`${sessions.map(block).join('\n\n')}\n\n${hint.replace('<first>', sessions[0]!.alias)}`);
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** `:mcp resources [alias]`: each server's resources (name, URI, type, size) and templates. */
+export function listResources(ctx: MetaContext, alias: string | undefined): Promise<void> {
+  return showLists(
+    ctx,
+    alias,
+    'resources',
+    (s) => {
+      const { resources, templates } = s.lists;
+      const lines = [`${s.alias}: ${plural(resources.length, 'resource')}, ${plural(templates.length, 'template')}`];
+      if (resources.length) {
+        lines.push(table([['  name', 'uri', 'type', 'size'], ...resources.map((r) => [`  ${cell(r.title ?? r.name, 40)}`, cell(r.uri, 120), cell(r.mimeType, 30), size(r.size)])]));
+      }
+      if (templates.length) {
+        lines.push(table([['  template', 'name', 'description'], ...templates.map((t) => [`  ${cell(t.uriTemplate, 120)}`, cell(t.title ?? t.name, 40), cell(t.description)])]));
+      }
+      return lines.join('\n');
+    },
+    '@<first>:<uri> in a question attaches one; :mcp read <alias>:<uri> shows one',
+  );
+}
+
+/** `:mcp prompts [alias]`: each server's prompts with their arguments (required ones marked). */
+export function listPrompts(ctx: MetaContext, alias: string | undefined): Promise<void> {
+  return showLists(
+    ctx,
+    alias,
+    'prompts',
+    (s) => {
+      const { prompts } = s.lists;
+      const head = `${s.alias}: ${plural(prompts.length, 'prompt')}`;
+      if (prompts.length === 0) return head;
+      const rows = prompts.map((p) => {
+        const args = p.arguments.map((a) => `${cell(a.name, 40)}${a.required ? ' (required)' : ''}`).join(', ');
+        return [`  ${s.alias}:${cell(p.name, 60)}`, args || '-', cell(p.description ?? p.title)];
+      });
+      return `${head}\n${table([['  prompt', 'arguments', 'description'], ...rows])}`;
+    },
+    ':prompt <alias>:<name> [key=value ...] sends one to the model',
+  );
+}
+
+/** `<alias>:<uri>` split at the first colon; a UsageError with `usage` when it is not one. */
+export function aliasAndRest(text: string | undefined, usage: string): [string, string] {
+  const colon = text?.indexOf(':') ?? -1;
+  if (!text || colon <= 0 || colon === text.length - 1) throw new UsageError(usage);
+  return [text.slice(0, colon), text.slice(colon + 1)];
+}
+
+/** `:mcp read <alias>:<uri>`: the resource's text (or blob summary) on the terminal, nothing to the model. */
+export async function readResource(ctx: MetaContext, target: string | undefined, signal: AbortSignal): Promise<void> {
+  const [alias, uri] = aliasAndRest(target, 'usage: :mcp read <alias>:<uri>');
+  let parts;
+  try {
+    parts = await ctx.mcp.readResource(alias, uri, signal);
+  } catch (err) {
+    if (signal.aborted || !(err instanceof UsageError)) throw err;
+    throw new UsageError(`${alias}:${uri}: ${err.message}`);
+  }
+  for (const part of parts) {
+    const mime = part.mimeType ? ` (${part.mimeType})` : '';
+    ctx.render.status(`${alias}:${part.uri}${mime}`);
+    ctx.render.info('summary' in part ? part.summary : part.text.replace(/\n+$/, ''));
+  }
+}
+
+/** Tab candidates `alias:<uri>` (and `alias:` for the servers) from the cached lists (a fetch in flight is waited for). */
+export async function resourceTargets(ctx: MetaContext, prefix: string): Promise<string[]> {
+  const colon = prefix.indexOf(':');
+  const sessions = ctx.mcp.connected().filter((s) => s.lists.offersResources);
+  if (colon === -1) return sessions.map((s) => `${s.alias}:`).filter((a) => a.startsWith(prefix));
+  const session = sessions.find((s) => s.alias === prefix.slice(0, colon));
+  if (!session) return [];
+  await session.lists.ready();
+  return uriCandidates(session, prefix.slice(colon + 1)).map((u) => `${session.alias}:${u}`);
+}
+
+/** A session's resource URIs, and its templates up to their first variable, that start with `typed`. */
+export function uriCandidates(session: McpSession, typed: string): string[] {
+  const uris = [...session.lists.resources.map((r) => r.uri), ...session.lists.templates.map((t) => t.uriTemplate.split('{')[0]!)];
+  // A URI that does not show as it is, or is not one word, is never offered to be typed back.
+  return [...new Set(uris)].filter((u) => u !== '' && u.startsWith(typed) && isClean(u) && !/\s/.test(u)).sort();
+}
