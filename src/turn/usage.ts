@@ -16,6 +16,7 @@ export interface PresetUsage {
 
 export class UsageLedger {
   readonly #byPreset = new Map<string, PresetUsage>();
+  #last: string | undefined;
 
   constructor(private readonly config: Config) {}
 
@@ -33,6 +34,24 @@ export class UsageLedger {
       entry.completionTokens += estimateTokens(result.text + result.toolCalls.map((c) => c.name + c.arguments).join(''));
     }
     this.#byPreset.set(preset, entry);
+    this.#last = preset;
+  }
+
+  /** The preset of the last request counted (after a fallback, the fallback's). */
+  get last(): string | undefined {
+    return this.#last;
+  }
+
+  /** Every preset's usage added up. */
+  get total(): PresetUsage {
+    const total: PresetUsage = { requests: 0, promptTokens: 0, completionTokens: 0, estimated: false };
+    for (const u of this.#byPreset.values()) {
+      total.requests += u.requests;
+      total.promptTokens += u.promptTokens;
+      total.completionTokens += u.completionTokens;
+      total.estimated ||= u.estimated;
+    }
+    return total;
   }
 
   /** Usage by preset, in the order first used. */
@@ -69,13 +88,9 @@ export function formatCost(ledger: UsageLedger): string {
   if (rows.length === 0) return 'no model requests yet';
   const mark = (u: PresetUsage) => (u.estimated ? '~' : '');
   const money = (n: number) => `$${n.toFixed(4)}`;
-  const total: PresetUsage = { requests: 0, promptTokens: 0, completionTokens: 0, estimated: false };
+  const total = ledger.total;
   let totalCost = 0;
   const lines = rows.map(([preset, u]) => {
-    total.requests += u.requests;
-    total.promptTokens += u.promptTokens;
-    total.completionTokens += u.completionTokens;
-    total.estimated ||= u.estimated;
     const cost = ledger.cost(preset, u);
     totalCost += cost;
     return [preset, String(u.requests), `${mark(u)}${u.promptTokens}`, `${mark(u)}${u.completionTokens}`, money(cost)];
