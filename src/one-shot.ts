@@ -76,30 +76,34 @@ export function oneShotPrompt(prompt: string, stdinText: string | undefined): st
   return `${fence}\n${body}\n${fence}\n\n${prompt}`;
 }
 
+/** The MCP servers of the run, once they exist. */
+interface Servers {
+  registry?: ReturnType<typeof createRegistry>;
+}
+
 /**
  * Asks once and returns the exit code. With `output`, stdout gets the JSON answer or, for any
  * failure (a usage error too, which is then rethrown for its stderr line), the JSON error.
  */
 export async function runOneShot(opts: OneShotOptions): Promise<number> {
-  const format: ScriptFormat = opts.output ?? 'text';
-  let redact: (text: string) => string = (text) => text;
-  const script = new ScriptOutput(format, opts.io.output, (text) => redact(text));
+  const { config, env } = opts;
+  // The OAuth tokens of the servers, once they are connected, are secrets too.
+  const servers: Servers = {};
+  const { redact } = Redactor.forEnv(() => env, config, () => servers.registry?.oauthSecrets() ?? []);
+  const script = new ScriptOutput(opts.output ?? 'text', opts.io.output, redact);
   try {
-    return await askOnce(opts, script, (r) => (redact = r));
+    return await askOnce(opts, script, redact, servers);
   } catch (err) {
     script.fail(scriptError(err));
     throw err;
   }
 }
 
-async function askOnce(opts: OneShotOptions, script: ScriptOutput, useRedactor: (redact: (text: string) => string) => void): Promise<number> {
+async function askOnce(opts: OneShotOptions, script: ScriptOutput, redact: (text: string) => string, servers: Servers): Promise<number> {
   if (opts.prompt.trim() === '') throw new UsageError('-p needs a question');
   const { config, env, piped } = opts;
   if (piped?.binary) throw new UsageError(`-p: standard input looks binary (${piped.rawChars} chars with NUL bytes); pipe text (e.g. through strings or xxd)`);
   const model = startingModel(config, opts.model);
-  let registry: ReturnType<typeof createRegistry> | undefined;
-  const { redact } = Redactor.forEnv(() => env, config, () => registry?.oauthSecrets() ?? []);
-  useRedactor(redact);
   // With JSON on stdout, everything the renderer writes goes to stderr, undecorated: stdout
   // carries nothing but the script's lines.
   const io = opts.output ? { ...opts.io, output: opts.io.errors, isTTY: false } : opts.io;
@@ -125,7 +129,8 @@ async function askOnce(opts: OneShotOptions, script: ScriptOutput, useRedactor: 
     roots: config.mcp.roots,
     home: env.HOME,
   });
-  registry = createRegistry(config, env, opts.version, render, { stateDir: opts.stateDir, isTTY: false, onLog: (line) => view({ type: 'notice', message: line }), requests });
+  const registry = createRegistry(config, env, opts.version, render, { stateDir: opts.stateDir, isTTY: false, onLog: (line) => view({ type: 'notice', message: line }), requests });
+  servers.registry = registry;
   const status = (message: string) => render.status(message);
   const project = new ProjectContext(config.context.project.max_chars, () => env);
   const sessions = opts.resume === undefined ? null : new SessionStore({ historyDir: opts.historyDir, enabled: true, startedAt: new Date(), model, version: opts.version, onStatus: status, redact });
