@@ -11,7 +11,13 @@ export interface CliOptions {
   model?: string | undefined;
   /** `--resume` alone means `last`. */
   resume?: string | undefined;
+  /** `--output json|jsonl` (with `-p` only): JSON on stdout for scripts; undefined is plain text. */
+  output?: OutputFormat | undefined;
 }
+
+/** What `-p` writes on stdout for scripts (docs/usage.md "Scripting with -p"). */
+export type OutputFormat = 'json' | 'jsonl';
+const OUTPUT_FORMATS: readonly string[] = ['text', 'json', 'jsonl'];
 
 export const HELP = `aish: an AI-augmented conversational shell
 
@@ -22,6 +28,7 @@ Usage:
 
 Options:
   -p, --prompt <text>       one-shot question; CMD: lines are printed, never run
+  -o, --output <format>     with -p: text (default), json (one object) or jsonl (events)
   -c, --config <path>       use this config file (it must exist)
   -m, --model <name>        start on this model preset
   -r, --resume [name|last]  continue a saved session
@@ -31,6 +38,8 @@ Options:
 Lines go to the shell when they start with a known command, a path or "$"; lines starting
 with ":" are meta commands (:help lists them); everything else goes to the model.
 Config: aish.config.ts / .aishrc* upward from the current directory, then ~/.config/aish/.
+Exit status with -p: 0 answered, 1 model or broker error, 2 usage or config error, 3 a tool call
+or CMD: line was denied by policy, 130 interrupted.
 Environment: OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL, NO_COLOR, FORCE_COLOR, AISH_DEBUG.
 `;
 
@@ -57,11 +66,15 @@ export function parseCli(argv: readonly string[]): CliOptions {
         config: { type: 'string', short: 'c' },
         model: { type: 'string', short: 'm' },
         resume: { type: 'string', short: 'r' },
+        output: { type: 'string', short: 'o' },
       },
     });
     if (positionals.length > 0) {
       throw new UsageError(`unexpected argument "${positionals[0]}" (a question goes after -p, in quotes)`);
     }
+    const output = values.output;
+    if (output !== undefined && !OUTPUT_FORMATS.includes(output)) throw new UsageError(`--output: "${output}" is not a format (text, json or jsonl)`);
+    if (output !== undefined && values.prompt === undefined) throw new UsageError('--output goes with -p (the interactive shell writes for a person)');
     return {
       help: values.help ?? false,
       version: values.version ?? false,
@@ -69,6 +82,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
       config: values.config,
       model: values.model,
       resume: values.resume,
+      output: output === 'json' || output === 'jsonl' ? output : undefined,
     };
   } catch (err) {
     if (err instanceof UsageError) throw err;

@@ -47,6 +47,11 @@ async function main(shutdown: Shutdown, front: FrontState): Promise<number> {
         // A config quotes its own keys and values: they pass the sanitizer (an escape in a key
         // must not set the title or clear the screen); ConfigError caps how much it quotes.
         process.stderr.write(`aish: ${neutralize(err.message)}\n`);
+        // A script reading JSON gets its error as JSON too (docs/usage.md "Scripting with -p").
+        if (cli.output) {
+          const { scriptErrorLine } = await import('./render/script-output.js');
+          process.stdout.write(scriptErrorLine(cli.output, { kind: 'config', message: err.message }));
+        }
         return 2;
       }
       throw err;
@@ -117,6 +122,7 @@ async function oneShot(cli: CliOptions, config: Config, env: Record<string, stri
       cwd: process.cwd(),
       historyDir: historyDirOf(config.history.dir, { stateDir: STATE_DIR, home: env.HOME, cwd: process.cwd() }),
       stateDir: STATE_DIR,
+      output: cli.output,
       signal: controller.signal,
     });
   } catch (err) {

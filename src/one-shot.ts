@@ -1,17 +1,23 @@
 // `aish -p "<text>"`: one question, the reply streamed to stdout, CMD: lines printed and never
-// run, tools only when auto-approved. Piped stdin is prepended as a fenced block, capped head and
-// tail like command output; binary input is refused. With `--resume` the question goes on in that
-// session and the exchange is appended to its file. Exit codes: 0 answered, 1 model or broker
-// error, 2 usage (no question, binary input, no such session), 130 interrupted.
+// run, tools only when auto-approved (a call that would need a question does not run:
+// `needs_approval`). Piped stdin is prepended as a fenced block, capped head and tail like command
+// output; binary input is refused. With `--resume` the question goes on in that session and the
+// exchange is appended to its file. `--output json|jsonl` puts JSON on stdout instead of the reply
+// (render/script-output.ts), status lines staying on stderr. Exit codes: 0 answered, 1 model or
+// broker error, 2 usage (no question, binary input, no such session), 3 a tool call or CMD: line
+// the policy denied, 130 interrupted.
 
 import { StringDecoder } from 'node:string_decoder';
+import { BrokerError } from './broker/errors.js';
+import { extractCmdLines } from './cmd-contract.js';
 import type { Config } from './config/schema.js';
 import { PendingOutput } from './context/pending-output.js';
-import { UsageError, errorMessage } from './errors.js';
+import { AishError, UsageError, errorMessage } from './errors.js';
 import { SessionStore } from './history/session.js';
 import type { Io } from './io.js';
 import { connectConfiguredServers, createRegistry } from './mcp/startup.js';
 import { Renderer } from './render/renderer.js';
+import { ScriptOutput, createStatusView, type ScriptError, type ScriptFormat } from './render/script-output.js';
 import { colorLevel, createStyle } from './render/style.js';
 import { createTurnView } from './render/turn-view.js';
 import { ApprovalGate } from './safety/gate.js';
@@ -23,6 +29,7 @@ import { enabledBuiltins } from './config/defaults.js';
 import { serverRequests } from './tools/server-requests.js';
 import { SessionTools } from './tools/session-tools.js';
 import { TurnCore } from './turn/core.js';
+import type { TurnEvent } from './turn/types.js';
 import { presetModels, startingModel } from './turn/model-client.js';
 
 export interface OneShotOptions {
@@ -42,8 +49,13 @@ export interface OneShotOptions {
   historyDir?: string | undefined;
   /** aish's state dir, where OAuth tokens are kept (undefined: none). */
   stateDir?: string | undefined;
+  /** `--output`: JSON on stdout for a script; undefined is the plain reply. */
+  output?: 'json' | 'jsonl' | undefined;
   signal: AbortSignal;
 }
+
+/** The exit codes of `-p` (README, docs/usage.md "Scripting with -p"). */
+export const EXIT = { answered: 0, failed: 1, usage: 2, denied: 3, interrupted: 130 } as const;
 
 /** Reads a pipe to its end, keeping at most `maxChars` (head and tail) as command output is kept. */
 export async function readPiped(stream: NodeJS.ReadableStream, maxChars: number): Promise<CapturedOutput> {
@@ -64,16 +76,44 @@ export function oneShotPrompt(prompt: string, stdinText: string | undefined): st
   return `${fence}\n${body}\n${fence}\n\n${prompt}`;
 }
 
+/** The MCP servers of the run, once they exist. */
+interface Servers {
+  registry?: ReturnType<typeof createRegistry>;
+}
+
+/**
+ * Asks once and returns the exit code. With `output`, stdout gets the JSON answer or, for any
+ * failure (a usage error too, which is then rethrown for its stderr line), the JSON error.
+ */
 export async function runOneShot(opts: OneShotOptions): Promise<number> {
+  const { config, env } = opts;
+  // The OAuth tokens of the servers, once they are connected, are secrets too.
+  const servers: Servers = {};
+  const { redact } = Redactor.forEnv(() => env, config, () => servers.registry?.oauthSecrets() ?? []);
+  const script = new ScriptOutput(opts.output ?? 'text', opts.io.output, redact);
+  try {
+    return await askOnce(opts, script, redact, servers);
+  } catch (err) {
+    script.fail(scriptError(err));
+    throw err;
+  }
+}
+
+async function askOnce(opts: OneShotOptions, script: ScriptOutput, redact: (text: string) => string, servers: Servers): Promise<number> {
   if (opts.prompt.trim() === '') throw new UsageError('-p needs a question');
-  const { config, env, io, piped } = opts;
+  const { config, env, piped } = opts;
   if (piped?.binary) throw new UsageError(`-p: standard input looks binary (${piped.rawChars} chars with NUL bytes); pipe text (e.g. through strings or xxd)`);
   const model = startingModel(config, opts.model);
-  let registry: ReturnType<typeof createRegistry> | undefined;
-  const { redact } = Redactor.forEnv(() => env, config, () => registry?.oauthSecrets() ?? []);
+  // With JSON on stdout, everything the renderer writes goes to stderr, undecorated: stdout
+  // carries nothing but the script's lines.
+  const io = opts.output ? { ...opts.io, output: opts.io.errors, isTTY: false } : opts.io;
   const render = new Renderer(io, createStyle(colorLevel(env, io.isTTY)), redact);
   // Stored logins and the client-credentials grant work here; nobody is sent to a browser.
-  const view = createTurnView(render, { showStats: config.ui.show_stats });
+  const shown = opts.output ? createStatusView(render) : createTurnView(render, { showStats: config.ui.show_stats });
+  const view = (e: TurnEvent) => {
+    shown(e);
+    script.observer(e);
+  };
   const models = presetModels(config, env, redact);
   const gate = new ApprovalGate({ policy: policyFromConfig(config), ask: null, show: () => {} });
   // Nobody can answer a server here: mcp.elicitation and mcp.sampling decide.
@@ -89,12 +129,14 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
     roots: config.mcp.roots,
     home: env.HOME,
   });
-  registry = createRegistry(config, env, opts.version, render, { stateDir: opts.stateDir, isTTY: false, onLog: (line) => view({ type: 'notice', message: line }), requests });
+  const registry = createRegistry(config, env, opts.version, render, { stateDir: opts.stateDir, isTTY: false, onLog: (line) => view({ type: 'notice', message: line }), requests });
+  servers.registry = registry;
   const status = (message: string) => render.status(message);
   const project = new ProjectContext(config.context.project.max_chars, () => env);
   const sessions = opts.resume === undefined ? null : new SessionStore({ historyDir: opts.historyDir, enabled: true, startedAt: new Date(), model, version: opts.version, onStatus: status, redact });
   // Nobody is asked: tools run only when auto-approved, CMD: lines are printed and never run.
   const core = new TurnCore({
+    unattended: true,
     config,
     models,
     pending: new PendingOutput(),
@@ -118,14 +160,44 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
   await connectConfiguredServers(registry, config, render);
   const result = await core.ask(oneShotPrompt(opts.prompt, piped?.text), model, opts.signal);
   render.endLine();
+  const session = sessions?.file ?? null;
   sessions?.close();
-  await registry.closeAll();
+  let code: number;
   switch (result.outcome) {
     case 'failed':
-      return 1;
+      script.fail(scriptError(result.error), true);
+      code = EXIT.failed;
+      break;
     case 'cancelled':
-      return 130;
-    default:
-      return 0;
+      script.fail({ kind: 'interrupted', message: 'interrupted (the request was cancelled)' });
+      code = EXIT.interrupted;
+      break;
+    default: {
+      // A cut-off reply offers none of its CMD: lines (TurnCore.ask).
+      const cmdLines = result.outcome === 'done' && result.cut ? [] : extractCmdLines(result.text);
+      const denied = cmdLines.filter((command) => {
+        const decision = gate.judge({ type: 'command', command });
+        if (decision.verdict === 'deny') status(`CMD: line ${decision.reason}: ${command}`);
+        return decision.verdict === 'deny';
+      });
+      const total = core.usage.total;
+      script.answer({
+        reply: result.text,
+        cmd_lines: cmdLines,
+        model: core.usage.last ?? model,
+        usage: { prompt_tokens: total.promptTokens, completion_tokens: total.completionTokens, estimated: total.estimated },
+        session,
+      });
+      code = denied.length > 0 || script.toolDenied ? EXIT.denied : EXIT.answered;
+    }
   }
+  await registry.closeAll();
+  return code;
+}
+
+/** The JSON error of a failure: a model failure by its kind, else usage, config or internal. */
+function scriptError(err: unknown): ScriptError {
+  if (err instanceof BrokerError) return { kind: err.kind, message: errorMessage(err) };
+  if (err instanceof AishError && (err.code === 'usage' || err.code === 'config')) return { kind: err.code, message: errorMessage(err) };
+  return { kind: 'internal', message: `internal error: ${errorMessage(err)}` };
 }

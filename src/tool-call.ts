@@ -13,7 +13,8 @@ export interface ToolAnnotations {
 }
 
 export interface ToolOutcome {
-  status: 'ok' | 'error' | 'denied' | 'cancelled';
+  /** `needs_approval`: the policy asks about it and nobody can be asked (`aish -p`), so it did not run. */
+  status: 'ok' | 'error' | 'denied' | 'needs_approval' | 'cancelled';
   /** The body of the tool turn. */
   content: string;
   /** One short line for the tool frame; the content is shown shortened when absent. */
@@ -56,3 +57,9 @@ export function schemaMismatchOutcome(problems: readonly string[]): ToolOutcome 
 
 /** The tool turn of a call the person (or the policy) declined. */
 export const DECLINED_CALL = '[aish] tool call declined by user';
+
+/**
+ * The tool turn of a call that needs the person's approval where nobody can be asked (`aish -p`):
+ * not run, and the model is told why, so it can answer without it.
+ */
+export const NEEDS_APPROVAL_CALL = '[aish] tool call not run: it needs approval and nobody can be asked here (aish -p runs only the tools mcp.auto_approve names)';

@@ -67,7 +67,7 @@ const LAYERS: Record<string, readonly string[]> = {
   front: ['cli', 'config', 'errors', 'io', 'render', 'repl', 'safety'],
   // How aish ends (signals, lost streams, the exit), from the start-up file on.
   shutdown: ['errors'],
-  'one-shot': ['config', 'context', 'errors', 'history', 'io', 'mcp', 'project', 'render', 'safety', 'shell', 'tools', 'turn'],
+  'one-shot': ['broker', 'cmd-contract', 'config', 'context', 'errors', 'history', 'io', 'mcp', 'project', 'render', 'safety', 'shell', 'tools', 'turn'],
   app: ['config', 'context', 'errors', 'history', 'io', 'mcp', 'memory', 'meta', 'norris', 'project', 'render', 'repl', 'safety', 'shell', 'tools', 'turn'],
   main: ['app', 'cli', 'config', 'errors', 'front', 'history', 'io', 'one-shot', 'render', 'shutdown', 'trust'],
   // The second start-up file: V8 flags, shutdown, the front, then main.ts.

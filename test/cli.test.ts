@@ -12,8 +12,19 @@ describe('parseCli', () => {
     [['--resume', 'work'], { resume: 'work' }],
     [['--help'], { help: true }],
     [['-v'], { version: true }],
+    [['-p', 'q', '--output', 'json'], { prompt: 'q', output: 'json' }],
+    [['-o', 'jsonl', '-p', 'q'], { prompt: 'q', output: 'jsonl' }],
+    [['-p', 'q', '--output', 'text'], { prompt: 'q', output: undefined }],
   ])('%j', (argv, expected) => {
     expect(parseCli(argv)).toMatchObject(expected);
+  });
+
+  it.each([
+    [['-p', 'q', '--output', 'xml'], '--output: "xml" is not a format (text, json or jsonl)'],
+    [['--output', 'json'], '--output goes with -p'],
+    [['-p', 'q', '--output'], "Option '-o, --output <value>' argument missing"],
+  ])('%j: %s', (argv, message) => {
+    expect(() => parseCli(argv)).toThrow(message);
   });
 
   it.each([[['--nope']], [['stray']], [['--config']]])('%j is a usage error', (argv) => {

@@ -30,7 +30,7 @@ export interface ToolAudit {
   /** Who decided: the auto_approve policy, the person, an earlier "always", nobody (no terminal), or aish (invalid arguments). */
   by: 'policy' | 'user' | 'always' | 'no-terminal' | 'aish';
   duration_ms: number;
-  outcome: 'ok' | 'error' | 'denied' | 'cancelled';
+  outcome: 'ok' | 'error' | 'denied' | 'needs_approval' | 'cancelled';
 }
 
 export interface SessionLogCreated {

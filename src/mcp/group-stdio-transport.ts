@@ -156,7 +156,9 @@ export class GroupStdioTransport implements Transport {
     const deadline = Date.now() + ms;
     while (Date.now() < deadline) {
       if (!this.#signal(pid, 0)) return true;
-      await new Promise((resolve) => setTimeout(resolve, GROUP_POLL_MS).unref());
+      // Not unref'd: once the leader is gone nothing else may keep Node running, and an exit
+      // mid-poll would lose the caller's exit code (`aish -p` ended 0 after a model error).
+      await new Promise((resolve) => setTimeout(resolve, GROUP_POLL_MS));
     }
     return !this.#signal(pid, 0);
   }

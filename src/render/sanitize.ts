@@ -42,3 +42,20 @@ export function neutralize(text: string): string {
     return `\\u${code.toString(16).padStart(4, '0')}`;
   });
 }
+
+// What JSON.stringify leaves raw that a terminal acts on or a line reader splits at: DEL, C1, the
+// bidi controls, the invisible format characters, and the line and paragraph separators.
+const UNSAFE_IN_JSON = new RegExp(`${UNSAFE.source}|[\\u2028\\u2029]`, 'gu');
+
+/**
+ * `value` as one line of JSON that is safe on a terminal: JSON.stringify escapes C0 controls and
+ * newlines; every other character `neutralize` would make visible is escaped as `\uXXXX` too, so
+ * a parser gets the text back exactly and a terminal that shows the line acts on nothing in it.
+ */
+export function jsonLine(value: unknown): string {
+  return JSON.stringify(value).replace(UNSAFE_IN_JSON, (ch) => {
+    let out = '';
+    for (let i = 0; i < ch.length; i++) out += `\\u${ch.charCodeAt(i).toString(16).padStart(4, '0')}`;
+    return out;
+  });
+}

@@ -100,6 +100,9 @@ export function createTurnView(render: Renderer, options: TurnViewOptions): Turn
         spinner.stop();
         drawToolEnd(render, e.outcome, e.durationMs, noticed);
         return;
+      case 'tool-declined':
+        // Its status line says so; a call that never ran has no frame.
+        return;
       case 'status':
         endReply();
         render.status(e.message);
@@ -127,6 +130,11 @@ function drawToolEnd(render: Renderer, outcome: ToolOutcome, ms: number, noticed
   render.toolBody(outcome.display ?? shorten(outcome.content));
   const ok = outcome.status === 'ok' && !outcome.isError;
   render.toolEnd(`${outcome.isError ? 'error (reported by the tool)' : outcome.status} · ${ms} ms`, ok);
+  drawToolAlerts(render, outcome, noticed);
+}
+
+/** A call's alert (every time) and its notices (once each, kept in `noticed`) as status lines. */
+export function drawToolAlerts(render: Renderer, outcome: ToolOutcome, noticed: Set<string>): void {
   if (outcome.alert) render.error(outcome.alert);
   for (const notice of outcome.notices ?? []) {
     if (noticed.has(notice)) continue;

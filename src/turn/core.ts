@@ -52,6 +52,8 @@ export interface TurnCoreParts {
   /** The `[project]` block for the next request (the current directory's work tree); null outside one. */
   project: () => Promise<string | null>;
   observer: TurnObserver;
+  /** Nobody will ever be asked (`aish -p`): a tool call that needs approval ends `needs_approval`. */
+  unattended?: boolean;
 }
 
 /** What Norris changes for its steps: its own gate, one round trip, and the goal in the system message. */
@@ -147,6 +149,7 @@ export class TurnCore {
           }),
         maxDepth: options.maxDepth ?? config.mcp.max_tool_depth,
         quietDepthLimit: options.maxDepth !== undefined,
+        unattended: this.#parts.unattended ?? false,
       },
       text === null ? null : mergeUserTurn(taken, text),
       signal,

@@ -12,7 +12,7 @@ import { errorMessage } from '../errors.js';
 import { isRecord } from '../is-record.js';
 import type { SessionRecorder } from '../history/session.js';
 import type { ToolAudit } from '../history/session-log.js';
-import { CANCELLED_CALL, DECLINED_CALL, schemaMismatchOutcome, type ToolOutcome, type ToolProgress } from '../tool-call.js';
+import { CANCELLED_CALL, DECLINED_CALL, NEEDS_APPROVAL_CALL, schemaMismatchOutcome, type ToolOutcome, type ToolProgress } from '../tool-call.js';
 import type { ToolGate } from '../safety/gate.js';
 import { TextBuffer } from '../text-buffer.js';
 import { HeldText } from './held-text.js';
@@ -32,6 +32,11 @@ export interface RequestDeps {
   maxDepth: number;
   /** Reaching maxDepth is expected (Norris steps): no status line. */
   quietDepthLimit?: boolean;
+  /**
+   * Nobody will ever be asked (`aish -p`): a call the policy would ask about ends `needs_approval`
+   * and its tool turn says so. The piped REPL keeps SPEC §6's "declined by user".
+   */
+  unattended?: boolean;
 }
 
 export type RequestResult =
@@ -277,8 +282,15 @@ async function runCall(deps: RequestDeps, call: ToolCall, signal: AbortSignal): 
   }
   const decision = await deps.gate.decide(call.name, args, deps.tools.annotations(call.name), signal);
   if (!decision.approved) {
-    const outcome: ToolOutcome = signal.aborted ? { status: 'cancelled', content: CANCELLED_CALL } : { status: 'denied', content: DECLINED_CALL };
-    observer({ type: 'status', message: signal.aborted ? `tool call ${call.name} cancelled` : `tool call ${call.name} declined` });
+    const unasked = deps.unattended === true && decision.by === 'no-terminal';
+    const outcome: ToolOutcome = signal.aborted
+      ? { status: 'cancelled', content: CANCELLED_CALL }
+      : unasked
+        ? { status: 'needs_approval', content: NEEDS_APPROVAL_CALL }
+        : { status: 'denied', content: DECLINED_CALL };
+    const how = signal.aborted ? 'cancelled' : unasked ? 'not run: it needs approval (mcp.auto_approve)' : 'declined';
+    observer({ type: 'status', message: `tool call ${call.name} ${how}` });
+    observer({ type: 'tool-declined', call, args, outcome });
     audit('declined', decision.by, outcome);
     return outcome;
   }

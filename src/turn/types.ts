@@ -81,6 +81,8 @@ export type TurnEvent =
   /** A running call reported progress. */
   | { type: 'tool-progress'; call: ToolCall; progress: ToolProgress }
   | { type: 'tool-end'; call: ToolCall; outcome: ToolOutcome; durationMs: number }
+  /** A call that passed its checks but did not run: declined at the gate, or cancelled before it. */
+  | { type: 'tool-declined'; call: ToolCall; args: Record<string, unknown>; outcome: ToolOutcome }
   /** A `[aish] ...` line. */
   | { type: 'status'; message: string }
   /** Someone is about to be asked something (a server's question): the spinner gives up its line. */

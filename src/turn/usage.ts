@@ -22,6 +22,7 @@ export type UsagePurpose = 'chat' | 'summary' | 'memory' | 'second-opinion' | 's
 export class UsageLedger {
   readonly #byPreset = new Map<string, PresetUsage>();
   readonly #byPurpose = new Map<UsagePurpose, PresetUsage & { cost: number }>();
+  #last: string | undefined;
 
   constructor(private readonly config: Config) {}
 
@@ -40,6 +41,19 @@ export class UsageLedger {
     this.#byPreset.set(preset, addUsage(this.#byPreset.get(preset), one));
     const before = this.#byPurpose.get(purpose);
     this.#byPurpose.set(purpose, { ...addUsage(before, one), cost: (before?.cost ?? 0) + this.cost(preset, one) });
+    if (purpose === 'chat') this.#last = preset;
+  }
+
+  /** The preset of the conversation's last request (after a fallback, the fallback's). */
+  get last(): string | undefined {
+    return this.#last;
+  }
+
+  /** Every preset's usage added up. */
+  get total(): PresetUsage {
+    let total: PresetUsage = { requests: 0, promptTokens: 0, completionTokens: 0, estimated: false };
+    for (const u of this.#byPreset.values()) total = addUsage(total, u);
+    return total;
   }
 
   /** Usage by preset, in the order first used. */
@@ -91,13 +105,9 @@ export function formatCost(ledger: UsageLedger): string {
   if (rows.length === 0) return 'no model requests yet';
   const mark = (u: PresetUsage) => (u.estimated ? '~' : '');
   const money = (n: number) => `$${n.toFixed(4)}`;
-  const total: PresetUsage = { requests: 0, promptTokens: 0, completionTokens: 0, estimated: false };
+  const total = ledger.total;
   let totalCost = 0;
   const lines = rows.map(([preset, u]) => {
-    total.requests += u.requests;
-    total.promptTokens += u.promptTokens;
-    total.completionTokens += u.completionTokens;
-    total.estimated ||= u.estimated;
     const cost = ledger.cost(preset, u);
     totalCost += cost;
     return [preset, String(u.requests), `${mark(u)}${u.promptTokens}`, `${mark(u)}${u.completionTokens}`, money(cost)];

@@ -13,6 +13,11 @@ export type ScriptedResponse =
   | { type: 'raw'; body: string | Buffer; status?: number; headers?: Record<string, string>; chunkSize?: number }
   /** Headers (when `headers` is true) and then nothing, until the client gives up. */
   | { type: 'stall'; sendHeaders?: boolean; body?: string }
+  /**
+   * An SSE reply in two parts: `before` is sent at once, `after` (then `[DONE]`) only once `until`
+   * settles, so a test can see what the client did with the first part while the stream is open.
+   */
+  | { type: 'gated'; before: Array<object | string>; after: Array<object | string>; until: Promise<unknown> }
   /** The connection is destroyed as soon as the request arrives. */
   | { type: 'reset' }
   /** `body` is written, then the socket is destroyed. */
@@ -101,12 +106,19 @@ export class ModelServer {
     switch (next.type) {
       case 'sse': {
         const eol = next.eol ?? '\n';
-        let out = '';
-        for (const e of next.events) out += typeof e === 'string' ? e : `data: ${JSON.stringify(e)}${eol}${eol}`;
+        let out = sseText(next.events, eol);
         if (next.done !== false) out += `data: [DONE]${eol}${eol}`;
         res.writeHead(next.status ?? 200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...next.headers });
         await writeSliced(res, Buffer.from(out, 'utf8'), next.chunkSize);
         res.end();
+        return;
+      }
+      case 'gated': {
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+        res.write(sseText(next.before));
+        // The client may give up meanwhile (Ctrl-C): then nothing more is written.
+        await next.until.catch(() => {});
+        if (!res.destroyed) res.end(`${sseText(next.after)}data: [DONE]\n\n`);
         return;
       }
       case 'raw': {
@@ -132,6 +144,13 @@ export class ModelServer {
         return;
     }
   }
+}
+
+/** Events as SSE: JSON chunks as `data: <json>`, strings as they are. */
+function sseText(events: Array<object | string>, eol = '\n'): string {
+  let out = '';
+  for (const e of events) out += typeof e === 'string' ? e : `data: ${JSON.stringify(e)}${eol}${eol}`;
+  return out;
 }
 
 async function writeSliced(res: http.ServerResponse, data: Buffer, size: number | undefined): Promise<void> {

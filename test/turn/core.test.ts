@@ -13,7 +13,7 @@ import type { SessionRecorder } from '../../src/history/session.js';
 import type { ToolAudit } from '../../src/history/session-log.js';
 import { ApprovalGate } from '../../src/safety/gate.js';
 import { policyFromConfig } from '../../src/safety/policy.js';
-import { CANCELLED_CALL, DECLINED_CALL, type ToolOutcome } from '../../src/tool-call.js';
+import { CANCELLED_CALL, DECLINED_CALL, NEEDS_APPROVAL_CALL, type ToolOutcome } from '../../src/tool-call.js';
 import { TurnCore } from '../../src/turn/core.js';
 import type { ModelAccess } from '../../src/turn/model-client.js';
 import { UsageLedger } from '../../src/turn/usage.js';
@@ -89,6 +89,8 @@ interface Setup {
   /** Answers the person gives, in order, to any question; null: nobody can answer. */
   answers?: string[] | null;
   summary?: (messages: ChatMessage[], signal?: AbortSignal) => Promise<string>;
+  /** Nobody will ever be asked (`aish -p`). */
+  unattended?: boolean;
 }
 
 function setup(s: Setup = {}) {
@@ -135,6 +137,7 @@ function setup(s: Setup = {}) {
     background: () => null,
     project: async () => null,
     observer: (e) => events.push(e),
+    ...(s.unattended ? { unattended: true } : {}),
   });
   const statuses = () => events.filter((e) => e.type === 'status').map((e) => (e as { message: string }).message);
   const texts = () => events.filter((e) => e.type === 'text').map((e) => (e as { text: string }).text).join('');
@@ -222,6 +225,17 @@ describe('turn core: tool calls', () => {
     expect(t.core.context.turns[2]).toMatchObject({ role: 'tool', content });
     expect(t.recorded.audits[0]!.by).toBe(by);
     expect(tools.calls.length).toBe(content === DECLINED_CALL ? 0 : 1);
+  });
+
+  it('unattended (aish -p): a call that would ask ends needs_approval, the model is told, and the view hears of it', async () => {
+    const tools = scriptedTools({ srv__read: ok('file body') });
+    const t = setup({ tools, steps: [{ calls: [call('c1', 'srv__read')] }, { text: 'done' }], answers: null, unattended: true });
+    await t.core.ask('read', 'fast', signal());
+    expect(tools.calls).toEqual([]);
+    expect(t.core.context.turns[2]).toMatchObject({ role: 'tool', tool_call_id: 'c1', content: NEEDS_APPROVAL_CALL });
+    expect(t.recorded.audits[0]).toMatchObject({ decision: 'declined', by: 'no-terminal', outcome: 'needs_approval' });
+    expect(t.events.find((e) => e.type === 'tool-declined')).toMatchObject({ call: { id: 'c1' }, args: {}, outcome: { status: 'needs_approval' } });
+    expect(t.statuses()).toContain('tool call srv__read not run: it needs approval (mcp.auto_approve)');
   });
 
   it.each<[string, string, string, RegExp]>([
