@@ -31,7 +31,16 @@ async function connect(args: string[], ctx: MetaContext, signal: AbortSignal): P
   const alias = aliasOption ?? (isUrl ? rest[0] : undefined);
   const commandLine = isUrl ? target : [target, ...rest].join(' ');
   const session = await ctx.mcp.connect(commandLine, alias, { ...(tokenEnv ? { tokenEnv } : {}), signal });
-  ctx.render.status(`mcp ${session.alias}: connected (${session.transport}, ${session.tools.length} tools)`);
+  ctx.render.status(`mcp ${session.alias}: connected (${session.transport}, ${session.tools.length} tools)${offers(session)}`);
+}
+
+/** What a server offers besides tools, and where to see it: `; resources: :mcp resources ev`. */
+function offers(session: { alias: string; lists: { offersResources: boolean; offersPrompts: boolean } }): string {
+  const more = [
+    ...(session.lists.offersResources ? [`resources: :mcp resources ${session.alias}`] : []),
+    ...(session.lists.offersPrompts ? [`prompts: :mcp prompts ${session.alias}`] : []),
+  ];
+  return more.length > 0 ? `; ${more.join(', ')}` : '';
 }
 
 /** One `:mcp list` status cell: the state, and why a server failed. */
@@ -69,7 +78,7 @@ export const mcpCommands: MetaCommand[] = [
           const alias = args[0];
           if (!alias) throw new UsageError('usage: :mcp login <alias>');
           const session = await ctx.mcp.login(alias, signal);
-          ctx.render.status(`mcp ${session.alias}: logged in and connected (${session.transport}, ${session.tools.length} tools)`);
+          ctx.render.status(`mcp ${session.alias}: logged in and connected (${session.transport}, ${session.tools.length} tools)${offers(session)}`);
           return;
         }
         case 'logout': {

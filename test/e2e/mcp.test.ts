@@ -172,7 +172,7 @@ describe('MCP tools through the REPL', () => {
     const { command, args } = everythingStdio();
     const line = [command, ...args].map((w) => `'${w}'`).join(' ');
     const r = await runAish({ stdin: `:mcp connect ${line} --alias every\n:mcp list\n`, cwd: h.cwd, env: h.env, timeoutMs: 30_000 });
-    expect(r.stderr).toMatch(/mcp every: connected \(stdio, \d+ tools\)/);
+    expect(r.stderr).toMatch(/mcp every: connected \(stdio, \d+ tools\); resources: :mcp resources every, prompts: :mcp prompts every/);
     const row = r.stdout.split('\n').find((l) => l.startsWith('every '));
     expect(row).toBeDefined();
     expect(row).not.toContain('--alias');
