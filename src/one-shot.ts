@@ -24,6 +24,7 @@ import { ApprovalGate } from './safety/gate.js';
 import { policyFromConfig } from './safety/policy.js';
 import { Redactor } from './safety/redact.js';
 import { ProjectContext } from './project/context.js';
+import { fenced } from './project/mentions.js';
 import { OutputCapture, type CapturedOutput } from './shell/capture.js';
 import { enabledBuiltins } from './config/defaults.js';
 import { serverRequests } from './tools/server-requests.js';
@@ -69,11 +70,7 @@ export async function readPiped(stream: NodeJS.ReadableStream, maxChars: number)
 /** The user turn: piped input as a fenced block, then the question. */
 export function oneShotPrompt(prompt: string, stdinText: string | undefined): string {
   if (stdinText === undefined || stdinText.trim() === '') return prompt;
-  const body = stdinText.replace(/\n+$/, '');
-  // A fence longer than any backtick run inside keeps the block closed.
-  const longest = Math.max(2, ...(body.match(/`+/g) ?? []).map((r) => r.length));
-  const fence = '`'.repeat(longest + 1);
-  return `${fence}\n${body}\n${fence}\n\n${prompt}`;
+  return `${fenced(stdinText.replace(/\n+$/, ''))}\n\n${prompt}`;
 }
 
 /** The MCP servers of the run, once they exist. */
