@@ -139,6 +139,14 @@ export class SessionLog {
     this.appendEvent('summary', { summary });
   }
 
+  /**
+   * Records a question whose request failed before any reply (`{"event":"unanswered"}`): kept,
+   * but not a turn, so a resumed conversation is the one the person had.
+   */
+  appendUnanswered(content: string, error: string): void {
+    this.appendEvent('unanswered', { role: 'user', content, error });
+  }
+
   /** Records one tool call: what was asked, who allowed it, how long it took and how it ended. */
   appendToolAudit(audit: ToolAudit): void {
     this.appendEvent('tool_audit', { ...audit });

@@ -11,7 +11,7 @@ import { Context } from '../context/context.js';
 import { mergeUserTurn, type PendingOutput } from '../context/pending-output.js';
 import { createSummarizer } from '../context/summarizer.js';
 import { composeSystemMessage, DEFAULT_SYSTEM_PROMPT } from '../context/system-prompt.js';
-import { errorMessage } from '../errors.js';
+import { AishError, errorMessage } from '../errors.js';
 import type { SessionRecorder } from '../history/session.js';
 import { classifyModel } from '../model-routing/classify.js';
 import { withFallback } from '../model-routing/fallback.js';
@@ -146,6 +146,7 @@ export class TurnCore {
           }),
         maxDepth: options.maxDepth ?? config.mcp.max_tool_depth,
         quietDepthLimit: options.maxDepth !== undefined,
+        maxToolCalls: config.broker.max_tool_calls,
       },
       text === null ? null : mergeUserTurn(taken, text),
       signal,
@@ -154,7 +155,7 @@ export class TurnCore {
     switch (result.outcome) {
       case 'failed':
         if (result.userTurnRemoved) this.pending.restore(taken);
-        observer({ type: 'error', message: `${errorMessage(result.error)}${failureHint(result.error, modelName, config)}` });
+        observer({ type: 'error', message: `${failureText(result.error)}${failureHint(result.error, modelName, config)}` });
         break;
       case 'cancelled':
         observer({ type: 'status', message: 'cancelled' });
@@ -239,6 +240,11 @@ export class TurnCore {
       return models.askOnce(name, messages, limits);
     });
   }
+}
+
+/** A failure as the person reads it: a known error's message, anything else as an internal error. */
+function failureText(err: unknown): string {
+  return err instanceof AishError ? err.message : `internal error: ${errorMessage(err)}`;
 }
 
 /** For a server that cannot be reached: which preset and URL, and what to do about it. */

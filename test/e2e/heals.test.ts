@@ -1,0 +1,105 @@
+// A conversation that heals (issue 25): after a failed turn, a torn session log or an oversized
+// reply the next question is answered and saved. The built program, piped, against the loopback
+// model server; what the model was sent and what the session log holds are the evidence.
+
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeHome, type AishHome } from '../support/aish-env.js';
+import { ModelServer, textReply, toolCallReply } from '../support/model-server.js';
+import { runAish } from '../support/run-aish.js';
+
+let h: AishHome;
+let server: ModelServer;
+
+beforeEach(async () => {
+  h = makeHome();
+  server = await ModelServer.start();
+  h.writeConfig({ models: { fast: { endpoint: server.url, model: 'm' } } });
+});
+afterEach(async () => {
+  await server.close();
+  h.cleanup();
+});
+
+const sessionsDir = () => path.join(h.stateDir, 'sessions');
+/** The records of every session log but `except`, in order. */
+function logged(except?: string): Record<string, unknown>[] {
+  return readdirSync(sessionsDir())
+    .filter((f) => f !== except)
+    .flatMap((f) => readFileSync(path.join(sessionsDir(), f), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>));
+}
+const sent = (n: number) => server.requests[n]!.body.messages.slice(1).map((m: { role: string; content: string }) => [m.role, m.content]);
+
+describe('a failed turn leaves the conversation well formed', () => {
+  it('tool arguments nested 5 000 deep are answered as not run, and the next question is answered and saved', async () => {
+    const deep = `{"a":${'['.repeat(5000)}${']'.repeat(5000)}}`;
+    server.enqueue(toolCallReply([{ id: 'c1', name: 'aish__current_date', arguments: deep }]), textReply(['Too deep.']), textReply(['Second answer.']));
+    const r = await runAish({ stdin: 'first question\nsecond question\n', cwd: h.cwd, env: h.env });
+    expect(r.stderr).not.toMatch(/internal error|cannot append/);
+    expect(r.stdout).toContain('Second answer.');
+    expect(sent(1).at(-1)).toEqual(['tool', '[aish] tool arguments nested deeper than 64 levels; not run']);
+    expect(sent(2).at(-1)).toEqual(['user', 'second question']);
+    expect(logged().filter((l) => l.role === 'user').map((l) => l.content)).toEqual(['first question', 'second question']);
+  });
+
+  it('a question whose request failed is kept in the log as unanswered; the next one goes through', async () => {
+    server.enqueue({ type: 'raw', status: 400, body: '{"error":{"message":"context too long"}}' }, textReply(['Answered.']));
+    const r = await runAish({ stdin: 'first question\nsecond question\n', cwd: h.cwd, env: h.env });
+    expect(r.stderr).toContain('transport: HTTP 400');
+    expect(r.stdout).toContain('Answered.');
+    expect(sent(1)).toEqual([['user', 'second question']]);
+    const records = logged();
+    expect(records.find((l) => l.event === 'unanswered')).toMatchObject({ role: 'user', content: 'first question', error: expect.stringContaining('HTTP 400') });
+    expect(records.filter((l) => l.role === 'user' && !l.event).map((l) => l.content)).toEqual(['second question']);
+  });
+
+  it('--resume of a session whose last line a full disk cut: the torn line is dropped, the question before it closed, and the conversation goes on', async () => {
+    mkdirSync(sessionsDir(), { recursive: true });
+    const lines = [
+      { meta: { started: '2026-01-01T00:00:00.000Z', model: 'fast', aish_version: '1' } },
+      { role: 'user', content: 'q1' },
+      { role: 'assistant', content: 'a1' },
+      { role: 'user', content: 'q2' },
+    ].map((l) => JSON.stringify(l));
+    writeFileSync(path.join(sessionsDir(), 'old.jsonl'), `${lines.join('\n')}\n{"role":"assistant","content":"a2 cut mid-wr`);
+    server.enqueue(textReply(['Answer three.']), textReply(['Answer four.']));
+    const r = await runAish({ args: ['--resume', 'old'], stdin: 'q3\nq4\n', cwd: h.cwd, env: h.env });
+    expect(r.stderr).toContain('[aish] resume: line 5: cut off mid-write (the last line is torn), dropped');
+    expect(r.stderr).toContain('[aish] resume: line 4: the last question has no reply in the log, closed');
+    expect(r.stderr).not.toContain('cannot append');
+    expect(r.stdout).toContain('Answer four.');
+    expect(sent(0)).toEqual([
+      ['user', 'q1'],
+      ['assistant', 'a1'],
+      ['user', 'q2'],
+      ['assistant', '[aish] no reply (the session log ends before one was written)'],
+      ['user', 'q3'],
+    ]);
+    expect(logged('old.jsonl').filter((l) => l.role === 'user').map((l) => l.content)).toEqual(['q1', 'q2', 'q3', 'q4']);
+  });
+});
+
+describe('bounded replies', () => {
+  it('a reply past broker.max_reply_chars is cut, said so, kept marked, and its CMD: lines not offered', async () => {
+    h.writeConfig({ models: { fast: { endpoint: server.url, model: 'm' } }, broker: { max_reply_chars: 1000 } });
+    server.enqueue(textReply(['CMD: echo hi\n', ...Array.from({ length: 100 }, () => 'x'.repeat(50))]), textReply(['ok']));
+    const r = await runAish({ stdin: 'talk a lot\nand then?\n', cwd: h.cwd, env: h.env });
+    expect(r.stderr).toContain('[aish] reply cut at 1000 chars (broker.max_reply_chars): aish stopped reading it');
+    expect(r.stderr).not.toContain("execute 'echo hi'");
+    const [, reply] = sent(1);
+    expect(reply[1]).toHaveLength(1000 + '\n[reply cut at 1000 chars]'.length);
+    expect(reply[1]).toMatch(/^CMD: echo hi\nx+\n\[reply cut at 1000 chars\]$/);
+  });
+
+  it('past broker.max_tool_calls the rest of the calls get a tool turn saying why', async () => {
+    h.writeConfig({ models: { fast: { endpoint: server.url, model: 'm' } }, broker: { max_tool_calls: 2 } });
+    const calls = Array.from({ length: 4 }, (_, i) => ({ id: `c${i}`, name: 'aish__current_date', arguments: '{}' }));
+    server.enqueue(toolCallReply(calls), textReply(['done']));
+    const r = await runAish({ stdin: 'what time is it, four times?\n', cwd: h.cwd, env: h.env });
+    expect(r.stderr).toContain('[aish] the reply made 4 tool calls; the first 2 run, the rest are answered as not run (broker.max_tool_calls)');
+    const tools = sent(1).filter(([role]: string[]) => role === 'tool').map(([, content]: string[]) => content);
+    expect(tools.slice(0, 2)).toEqual([expect.stringMatching(/^date: /), expect.stringMatching(/^date: /)]);
+    expect(tools.slice(2)).toEqual(Array(2).fill('[aish] tool call not run: more than 2 calls in one reply (broker.max_tool_calls)'));
+  });
+});
