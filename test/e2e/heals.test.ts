@@ -2,12 +2,13 @@
 // reply the next question is answered and saved. The built program, piped, against the loopback
 // model server; what the model was sent and what the session log holds are the evidence.
 
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeHome, type AishHome } from '../support/aish-env.js';
 import { ModelServer, textReply, toolCallReply } from '../support/model-server.js';
-import { runAish } from '../support/run-aish.js';
+import { runAish, startAish } from '../support/run-aish.js';
+import { SMALL_DISK, fillDisk, mountSmallDisk, unmountSmallDisk } from '../support/small-disk.js';
 
 let h: AishHome;
 let server: ModelServer;
@@ -101,5 +102,39 @@ describe('bounded replies', () => {
     const tools = sent(1).filter(([role]: string[]) => role === 'tool').map(([, content]: string[]) => content);
     expect(tools.slice(0, 2)).toEqual([expect.stringMatching(/^date: /), expect.stringMatching(/^date: /)]);
     expect(tools.slice(2)).toEqual(Array(2).fill('[aish] tool call not run: more than 2 calls in one reply (broker.max_tool_calls)'));
+  });
+});
+
+describe.skipIf(!SMALL_DISK.ok)(`a full disk${SMALL_DISK.ok ? '' : ` (skipped: ${SMALL_DISK.reason})`}`, () => {
+  it(':remember and the session log say the disk is full; every line in the log stays whole and the session resumes', async () => {
+    mountSmallDisk(h.stateDir);
+    try {
+      server.enqueue(textReply(['Answer one.']), textReply(['A long answer: ', 'z'.repeat(20_000)]), textReply(['Answer three.']));
+      const run = startAish({ cwd: h.cwd, env: h.env });
+      // :sessions runs once the first line is done, its turns written: it lists the session.
+      run.write('first question\n:sessions\n');
+      await run.waitFor(/\* .*first question/);
+      fillDisk(h.stateDir);
+      run.write(':remember the deploy key lives in the vault\n');
+      await run.waitFor(/memory .*: the disk is full \(ENOSPC\); nothing was changed/);
+      run.write('second question\n');
+      await run.waitFor('session log stopped');
+      run.end();
+      const r = await run.exited;
+      expect(r.stderr).not.toContain('internal error');
+      expect(r.stderr).toMatch(/\[aish\] session log stopped: cannot write \S+\.jsonl: the disk is full \(ENOSPC\); the lines written before are whole, later turns are not saved/);
+      const [file] = readdirSync(sessionsDir());
+      const text = readFileSync(path.join(sessionsDir(), file!), 'utf8');
+      expect(text.endsWith('\n')).toBe(true);
+      const records = text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect(records.filter((l) => l.role).map((l) => l.content)).toEqual(['first question', 'Answer one.', 'second question']);
+      // The question whose reply did not fit is closed on resume, and the conversation goes on.
+      rmSync(path.join(h.stateDir, 'filler'));
+      const resumed = await runAish({ args: ['--resume', 'last'], stdin: 'third question\n', cwd: h.cwd, env: h.env });
+      expect(resumed.stderr).toContain('the last question has no reply in the log, closed');
+      expect(resumed.stdout).toContain('Answer three.');
+    } finally {
+      unmountSmallDisk(h.stateDir);
+    }
   });
 });
