@@ -22,11 +22,13 @@ import {
   invalidResultOutcome,
   isOutputSchemaFailure,
   outcomeFromResult,
+  tooLargeOutcome,
   transportErrorOutcome,
   type ToolOutcome,
 } from './outcome.js';
 import type { McpCallOptions, McpConnectOptions, McpSessionStatus, McpTool, McpTransportKind } from './session-types.js';
 import { watchServerLog } from './server-log.js';
+import { MAX_STDIO_MESSAGE_BYTES, MESSAGE_TOO_LARGE_CODE, tooLargeBytes } from './stdio-lines.js';
 import { fetchToolList } from './tool-list.js';
 
 export { stdioEnvironment } from './connect-stdio.js';
@@ -271,6 +273,7 @@ export class McpSession {
       if (isConnectionClosed(err)) {
         return transportErrorOutcome(this.status === 'connected' ? 'the connection closed' : this.#goneReason());
       }
+      if (err instanceof McpError && err.code === MESSAGE_TOO_LARGE_CODE && this.transport === 'stdio') return tooLargeOutcome(tooLargeBytes(err.data), MAX_STDIO_MESSAGE_BYTES);
       if (err instanceof McpError && isOutputSchemaFailure(err.message)) return invalidResultOutcome(this.#scrub(err.message.replace(/^MCP error -?\d+: /, '')));
       if (err instanceof McpError) return dispatchFailedOutcome(this.#scrub(rpcMessage(err)));
       if (err instanceof Error && err.name === 'ZodError') return dispatchFailedOutcome('the server sent a malformed result');

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeHome, type AishHome } from '../support/aish-env.js';
 import { ModelServer, textReply, toolCallReply } from '../support/model-server.js';
 import { runAish, startAish } from '../support/run-aish.js';
+import { fixtureStdio } from '../support/mcp-servers.js';
 import { SMALL_DISK, fillDisk, mountSmallDisk, unmountSmallDisk } from '../support/small-disk.js';
 
 let h: AishHome;
@@ -102,6 +103,25 @@ describe('bounded replies', () => {
     const tools = sent(1).filter(([role]: string[]) => role === 'tool').map(([, content]: string[]) => content);
     expect(tools.slice(0, 2)).toEqual([expect.stringMatching(/^date: /), expect.stringMatching(/^date: /)]);
     expect(tools.slice(2)).toEqual(Array(2).fill('[aish] tool call not run: more than 2 calls in one reply (broker.max_tool_calls)'));
+  });
+});
+
+describe('a tool result over the 10 MiB of one stdio message', () => {
+  it('is reported as too large, and the server stays connected for the next call', async () => {
+    h.writeConfig({ models: { fast: { endpoint: server.url, model: 'm' } }, mcp: { servers: { fx: fixtureStdio() }, auto_approve: ['fx__*'] } });
+    server.enqueue(
+      toolCallReply([{ id: 'b', name: 'fx__big', arguments: JSON.stringify({ n: 11 * 1024 * 1024 }) }]),
+      textReply(['That was too much.']),
+      toolCallReply([{ id: 'e', name: 'fx__echo', arguments: '{"text":"still here"}' }]),
+      textReply(['Echoed.']),
+    );
+    const r = await runAish({ stdin: 'get the big thing\n:mcp list\nsay it back please\n', cwd: h.cwd, env: h.env, timeoutMs: 30_000 });
+    expect(r.stderr).toContain('[aish] tool result too large: the server sent 11.0 MB in one message, more than the 10.0 MB aish reads over stdio');
+    expect(r.stderr + r.stdout).not.toContain('exited');
+    expect(r.stdout).toMatch(/^fx .* stdio +\d+ +connected$/m);
+    expect(r.stdout).toContain('Echoed.');
+    const echo = server.requests[3]!.body.messages.find((m: { tool_call_id?: string }) => m.tool_call_id === 'e');
+    expect(echo.content).toBe('echo: still here');
   });
 });
 
