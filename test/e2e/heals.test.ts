@@ -80,6 +80,20 @@ describe('a failed turn leaves the conversation well formed', () => {
     ]);
     expect(logged('old.jsonl').filter((l) => l.role === 'user').map((l) => l.content)).toEqual(['q1', 'q2', 'q3', 'q4']);
   });
+
+  it('-p --resume writes the closing turn into the file it goes on in, so the next resume reads the same conversation', async () => {
+    mkdirSync(sessionsDir(), { recursive: true });
+    const file = path.join(sessionsDir(), 'old.jsonl');
+    const header = JSON.stringify({ meta: { started: '2026-01-01T00:00:00.000Z', model: 'fast', aish_version: '1' } });
+    writeFileSync(file, `${header}\n${JSON.stringify({ role: 'user', content: 'q1' })}\n{"role":"assistant","content":"a1 cu`);
+    server.enqueue(textReply(['Answer two.']), textReply(['Answer three.']));
+    const r = await runAish({ args: ['--resume', 'old', '-p', 'q2'], cwd: h.cwd, env: h.env });
+    expect(r.code).toBe(0);
+    const closing = ['assistant', '[aish] no reply (the session log ends before one was written)'];
+    expect(sent(0)).toEqual([['user', 'q1'], closing, ['user', 'q2']]);
+    await runAish({ args: ['--resume', 'old', '-p', 'q3'], cwd: h.cwd, env: h.env });
+    expect(sent(1)).toEqual([['user', 'q1'], closing, ['user', 'q2'], ['assistant', 'Answer two.'], ['user', 'q3']]);
+  });
 });
 
 describe('bounded replies', () => {
