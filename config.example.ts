@@ -60,6 +60,13 @@ export default defineConfig({
     project: { max_chars: 2000 },
   },
 
+  broker: {
+    // The most of one reply aish reads (text and tool-call arguments, in chars). Past it aish stops
+    // reading, keeps what came marked `[reply cut at N chars]`, and runs none of its calls or CMD: lines.
+    max_reply_chars: 4_000_000,
+    max_tool_calls: 128, // calls of one reply that run; the rest are answered as not run
+  },
+
   history: {
     // dir: '~/.local/state/aish',      // default: $XDG_STATE_HOME/aish; sessions/ and input_history live here
     input_history_size: 1000, // lines of input history kept

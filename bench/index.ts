@@ -1,7 +1,7 @@
 // `npm run bench`: every benchmark, each printing its figure, the baseline measured in the same run
 // and the ratio, with the target of issue 17 and docs/performance.md. Figures, not assertions:
 // these machines are shared and noisy. `npm run bench -- startup stream` runs only those groups
-// (startup, shell, stream, inprocess, mcp, resume).
+// (startup, shell, stream, inprocess, mcp, resume, cap).
 
 import { fixtureStdio } from '../test/support/mcp-servers.js';
 import { benchStartup } from './startup.js';
@@ -38,6 +38,14 @@ if (want('stream')) await streamEndToEnd();
 if (want('inprocess')) await streamInProcess();
 if (want('mcp')) await mcpFigures();
 if (want('resume')) await resumeFigures();
+if (want('cap')) await replyCapFigures();
+
+async function replyCapFigures(): Promise<void> {
+  const { benchReplyCap } = await import('./reply-cap.js');
+  const f = await benchReplyCap();
+  const mb = (kb: number) => `${(kb / 1024).toFixed(1)} MB`;
+  row(`peak RSS, ${f.replyChars / 1024 / 1024} MB reply, default cap`, mb(f.cappedKb), `the same reply read whole ${mb(f.uncappedKb)}`, (f.cappedKb / f.uncappedKb).toFixed(2), `- (broker.max_reply_chars; idle ${mb(f.idleKb)})`);
+}
 
 async function streamEndToEnd(): Promise<void> {
   const { benchStreamE2e, HEAP_RUNS } = await import('./stream-e2e.js');

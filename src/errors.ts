@@ -90,6 +90,27 @@ export function errorMessage(err: unknown): string {
   return String(err);
 }
 
+/** Why a file could not be written, in words (a full disk is said as such, not as `ENOSPC: ...`). */
+export function fileWriteProblem(err: unknown): string {
+  switch ((err as NodeJS.ErrnoException | null | undefined)?.code) {
+    case 'ENOSPC':
+      return 'the disk is full (ENOSPC)';
+    case 'EDQUOT':
+      return 'the disk quota is used up (EDQUOT)';
+    case 'EROFS':
+      return 'the file system is read-only (EROFS)';
+    case 'EACCES':
+    case 'EPERM':
+      return `permission denied (${(err as NodeJS.ErrnoException).code})`;
+    case 'EFBIG':
+      return 'the file is too large (EFBIG)';
+    case 'EIO':
+      return 'an I/O error (EIO)';
+    default:
+      return errorMessage(err);
+  }
+}
+
 /** One line for the person: the message of a known error, more only with AISH_DEBUG. */
 export function describeError(err: unknown, env: Record<string, string | undefined>): string {
   if (err instanceof AishError) return err.message;

@@ -46,7 +46,7 @@ const LAYERS: Record<string, readonly string[]> = {
   'model-routing': ['broker'],
   context: ['broker', 'errors', 'is-record'],
   safety: ['config', 'tool-call'],
-  history: ['context', 'errors', 'is-record'],
+  history: ['context', 'errors', 'is-record', 'private-file'],
   shell: ['config', 'context', 'line-router'],
   memory: ['broker', 'config', 'context', 'errors', 'history', 'is-record', 'safety'],
   // The current directory's git work tree: the [project] block, @file mentions, git diff.

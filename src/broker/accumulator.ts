@@ -30,6 +30,12 @@ export class ToolCallAccumulator {
   readonly #entries: Entry[] = [];
   readonly #bySlot = new Map<number, Entry>();
   readonly #byId = new Map<string, Entry>();
+  #argumentChars = 0;
+
+  /** The chars of every call's arguments so far. */
+  get argumentChars(): number {
+    return this.#argumentChars;
+  }
 
   /** Adds one delta's `tool_calls` array (anything else is ignored); returns the calls it started. */
   add(toolCalls: unknown): StartedCall[] {
@@ -44,7 +50,10 @@ export class ToolCallAccumulator {
         this.#byId.set(fragment.id, entry);
       }
       if (fragment.name && !entry.name) entry.name = fragment.name;
-      if (!isRepeatOfWhole(entry, fragment)) entry.args += fragment.args;
+      if (!isRepeatOfWhole(entry, fragment)) {
+        entry.args += fragment.args;
+        this.#argumentChars += fragment.args.length;
+      }
       if (isNew) started.push(entry.name ? { index: this.#entries.length - 1, name: entry.name } : { index: this.#entries.length - 1 });
     });
     return started;

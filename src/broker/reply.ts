@@ -18,16 +18,29 @@ export class ReplyBuilder {
   /** `[DONE]` arrived, or the body was one whole completion. */
   #ended = false;
   readonly #tools = new ToolCallAccumulator();
+  readonly #maxChars: number;
+  /** Chars kept so far: text and tool-call arguments. */
+  #chars = 0;
+  #capped = false;
 
   /**
    * `text`: where the reply's text is collected (the caller's, so it keeps the partial text of a
    * request that fails, without a second copy); it must be empty. A new buffer by default.
+   * `maxChars`: the most text and tool-call arguments kept; what comes after is dropped and the
+   * reply is `capped` (the reader stops there).
    */
   constructor(
     private readonly emit: (event: BrokerEvent) => void,
     text: TextBuffer = new TextBuffer(),
+    maxChars = Infinity,
   ) {
     this.#text = text;
+    this.#maxChars = maxChars;
+  }
+
+  /** Whether the reply reached `maxChars`: nothing more is taken, the reader may stop. */
+  get capped(): boolean {
+    return this.#capped;
   }
 
   /** Whether text or tool-call data has arrived. */
@@ -67,11 +80,13 @@ export class ReplyBuilder {
     const result: ChatResult = { text: this.#text.toString(), toolCalls: calls, finishReason: this.#finishReason, receivedDelta: this.#receivedDelta };
     if (this.#usage) result.usage = this.#usage;
     // Neither a finish_reason nor [DONE]: the connection was cut, the text may stop mid-sentence.
-    if (!this.#ended && this.#finishReason === null && this.#receivedDelta) result.cut = true;
+    if (this.#capped) result.capped = this.#maxChars;
+    else if (!this.#ended && this.#finishReason === null && this.#receivedDelta) result.cut = true;
     return result;
   }
 
   #applyMessage(message: Record<string, unknown>): void {
+    if (this.#capped) return;
     const reasoning = firstString(message.reasoning_content, message.reasoning);
     if (reasoning) this.emit({ type: 'reasoning', text: reasoning });
     const { text, thinking } = readContent(message.content);
@@ -82,7 +97,14 @@ export class ReplyBuilder {
   }
 
   #appendText(text: string): void {
-    if (text === '') return;
+    if (text === '' || this.#capped) return;
+    const room = this.#maxChars - this.#chars;
+    if (text.length > room) {
+      this.#capped = true;
+      text = text.slice(0, room);
+      if (text === '') return;
+    }
+    this.#chars += text.length;
     this.#text.push(text);
     this.#receivedDelta = true;
     this.emit({ type: 'text', text });
@@ -92,9 +114,12 @@ export class ReplyBuilder {
     let toolCalls = message.tool_calls;
     // The pre-tools `function_call` shape, still sent by a few servers.
     if (toolCalls === undefined && isRecord(message.function_call)) toolCalls = [{ index: 0, function: message.function_call }];
-    if (!Array.isArray(toolCalls) || toolCalls.length === 0) return;
+    if (!Array.isArray(toolCalls) || toolCalls.length === 0 || this.#capped) return;
     this.#receivedDelta = true;
     for (const started of this.#tools.add(toolCalls)) this.emit({ type: 'tool_call', ...started });
+    // Arguments count with the text: a reply of ten thousand calls is as long as its arguments.
+    this.#chars = this.#text.length + this.#tools.argumentChars;
+    if (this.#chars > this.#maxChars) this.#capped = true;
   }
 
   #readFinish(choice: Record<string, unknown>): void {

@@ -44,7 +44,7 @@ export class ReplyReader {
     });
   }
 
-  /** One chunk of body bytes; true once the reply is complete. */
+  /** One chunk of body bytes; true once the reply is complete (or at its size cap: see `ReplyBuilder.capped`). */
   push(bytes: Uint8Array): boolean {
     if (this.#mode !== 'done') this.#take(this.#decoder.decode(bytes, { stream: true }));
     return this.#mode === 'done';
@@ -99,6 +99,8 @@ export class ReplyReader {
     if (!isRecord(parsed)) return this.#skip(data);
     this.#validChunks++;
     this.reply.applyChunk(parsed);
+    // Past the reply's size cap nothing more is read: the reply ends here.
+    if (this.reply.capped) this.#mode = 'done';
   }
 
   /** A data line that is not a JSON object: skipped, with one warning per reply. */

@@ -26,6 +26,11 @@ export interface ChatOptions {
   /** Applied to the serialized body before it is sent (secrets become `[redacted:NAME]`). */
   redact?: (text: string) => string;
   /**
+   * The most text and tool-call arguments kept of the reply (`broker.max_reply_chars`): past it
+   * the body is not read further and the result is `capped`. Default: no cap.
+   */
+  maxReplyChars?: number;
+  /**
    * Where the reply's text is collected as it arrives, so the caller has the partial text of a
    * request that fails or is cancelled without keeping a second copy; `result.text` is its
    * contents. Emptied when the request starts: a retry never carries an earlier attempt's text.
@@ -55,7 +60,7 @@ export async function chatStream(
   const [{ request }, { ReplyReader }] = await Promise.all([import('undici'), import('./sse.js')]);
   opts.signal?.throwIfAborted();
   const emit = guardCallback(onEvent);
-  const reply = new ReplyBuilder(emit, opts.text);
+  const reply = new ReplyBuilder(emit, opts.text, opts.maxReplyChars);
   const guard = new RequestGuard(model.timeout_ms ?? DEFAULT_TIMEOUT_MS, opts.signal);
   let res: ResponseData | undefined;
   try {
@@ -73,8 +78,11 @@ export async function chatStream(
     const reader = new ReplyReader(mediaType(res.headers['content-type']), reply, emit);
     for await (const chunk of res.body as AsyncIterable<Buffer>) {
       guard.touch();
+      if (!reader.push(chunk)) continue;
+      // Past the size cap the body is dropped (the connection with it): reading on costs memory.
+      if (reply.capped) break;
       // After [DONE] the rest of the body is read (and ignored) so the connection can be reused.
-      if (reader.push(chunk)) guard.drain();
+      guard.drain();
     }
     reader.end();
   } catch (err) {

@@ -60,6 +60,8 @@ export interface ChatResult {
   receivedDelta: boolean;
   /** Present (true) when the stream ended with neither `finish_reason` nor `[DONE]`: cut off. */
   cut?: boolean;
+  /** Present when aish stopped reading at `maxReplyChars`: the chars kept (text and call arguments). */
+  capped?: number;
 }
 
 /**

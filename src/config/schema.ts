@@ -133,6 +133,12 @@ export const rawConfigSchema = strict({
       max_chars: optional(positiveInt, 2000),
     }),
   }),
+  broker: section({
+    // The most text (and tool-call arguments) read of one reply; past it aish stops reading.
+    max_reply_chars: optional(positiveInt, 4_000_000),
+    // The most tool calls of one reply that run; the rest are answered as not run.
+    max_tool_calls: optional(positiveInt, 128),
+  }),
   history: section({
     dir: optional(nonEmpty()),
     input_history_size: optional(positiveInt, 1000),

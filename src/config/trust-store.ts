@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isRecord } from '../is-record.js';
-import { errorMessage } from '../errors.js';
+import { errorMessage, fileWriteProblem } from '../errors.js';
 import { writePrivateFile } from '../private-file.js';
 
 /** The store's name under the state dir. */
@@ -90,7 +90,7 @@ export class TrustStore {
     try {
       writePrivateFile(this.file, `${JSON.stringify({ version: 1, files }, null, 2)}\n`);
     } catch (err) {
-      throw new Error(`cannot write ${this.file}: ${errorMessage(err)}`);
+      throw new Error(`cannot write ${this.file}: ${fileWriteProblem(err)}`);
     }
     this.#entries = entries;
   }

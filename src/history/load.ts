@@ -11,6 +11,7 @@ import {
   orderProblem,
   parseTurn,
   withToolName,
+  type AssistantTurn,
   type ToolCall,
   type ToolTurn,
   type Turn,
@@ -21,6 +22,8 @@ import { isRecord } from '../is-record.js';
 
 /** The content of a tool turn made up for a call the session never answered. */
 export const INTERRUPTED_TOOL_RESULT = '[aish] tool call interrupted (session ended before it finished)';
+/** The content of an assistant turn made up for a last question whose reply the log does not have. */
+export const NO_REPLY_RESULT = '[aish] no reply (the session log ends before one was written)';
 
 /** A `:tools enable|disable <target>` switch as the log keeps it. */
 export interface SessionToolRule {
@@ -56,8 +59,8 @@ export interface LoadedSession {
   toolRules: SessionToolRule[] | null;
   /** One line per problem, naming the line (`line 17: not valid JSON, skipped`). */
   warnings: string[];
-  /** The tool turns made up for unanswered calls (also in `turns`, in place). */
-  repaired: ToolTurn[];
+  /** The turns made up to close what the log left open (also in `turns`, in place): a tool turn for each unanswered call, an assistant turn after a last question with no reply. */
+  repaired: Array<ToolTurn | AssistantTurn>;
   /** Older turns left out because of `keepTurns`. */
   omitted: number;
 }
@@ -80,7 +83,7 @@ export async function loadSession(file: string, options: LoadOptions = {}): Prom
   let meta: SessionMeta | null = null;
   let summary: string | null = null;
   let toolRules: SessionToolRule[] | null = null;
-  const repaired: ToolTurn[] = [];
+  const repaired: Array<ToolTurn | AssistantTurn> = [];
   // The newest exchanges, each starting with a user turn.
   const exchanges: Turn[][] = [];
   let held = 0;
@@ -111,10 +114,16 @@ export async function loadSession(file: string, options: LoadOptions = {}): Prom
   const input = fs.createReadStream(file, { encoding: 'utf8' });
   const lines = readline.createInterface({ input, crlfDelay: Infinity });
   let lineNo = 0;
+  // An unreadable line is told once it is known whether it was the last (a write cut short).
+  let unreadable = 0;
   try {
     for await (const line of lines) {
       lineNo++;
       if (line.trim() === '') continue;
+      if (unreadable) {
+        warn(`line ${unreadable}: not valid JSON, skipped`);
+        unreadable = 0;
+      }
       if (meta === null) {
         meta = parseHeader(file, line);
         continue;
@@ -123,7 +132,7 @@ export async function loadSession(file: string, options: LoadOptions = {}): Prom
       try {
         record = JSON.parse(line);
       } catch {
-        warn(`line ${lineNo}: not valid JSON, skipped`);
+        unreadable = lineNo;
         continue;
       }
       if (isRecord(record) && 'event' in record) {
@@ -171,7 +180,16 @@ export async function loadSession(file: string, options: LoadOptions = {}): Prom
     input.destroy();
   }
   if (meta === null) throw new SessionError(`session ${file} is empty`);
+  if (unreadable) warn(`line ${unreadable}: cut off mid-write (the last line is torn), dropped`);
   repairOpenCalls();
+  // The last question has no reply in the log (cut off, or the process died): it stays, closed,
+  // so the conversation can go on and the question is not lost.
+  if (lastTurn()?.role === 'user') {
+    const closing: AssistantTurn = { role: 'assistant', content: NO_REPLY_RESULT };
+    repaired.push(closing);
+    push(closing);
+    warn(`line ${lastUserLine}: the last question has no reply in the log, closed`);
+  }
   if (skipped > 0) warnings.push(`${skipped} more problem lines skipped`);
   return { file, meta, turns: exchanges.flat(), summary, toolRules, warnings, repaired, omitted };
 }

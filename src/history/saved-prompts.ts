@@ -2,10 +2,11 @@
 // name in `<data dir>/prompts.json` (0600, written whole through a temporary file), so it lasts
 // across sessions; `:prompt <name> [args]` sends it again with the args appended.
 
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { AishError, UsageError } from '../errors.js';
+import { AishError, UsageError, fileWriteProblem } from '../errors.js';
 import { isRecord } from '../is-record.js';
+import { writePrivateFile } from '../private-file.js';
 
 const NAME = /^[\w.-]{1,64}$/;
 
@@ -59,9 +60,10 @@ export class SavedPrompts {
 
   #write(prompts: Record<string, string>): void {
     if (!this.#file) throw new UsageError('saved prompts are off (no data directory)');
-    mkdirSync(path.dirname(this.#file), { recursive: true, mode: 0o700 });
-    const tmp = `${this.#file}.${Math.random().toString(36).slice(2)}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify(prompts, null, 2)}\n`, { mode: 0o600 });
-    renameSync(tmp, this.#file);
+    try {
+      writePrivateFile(this.#file, `${JSON.stringify(prompts, null, 2)}\n`);
+    } catch (err) {
+      throw new AishError('prompts', `cannot write ${this.#file}: ${fileWriteProblem(err)}; the saved prompts are as they were`, { cause: err });
+    }
   }
 }

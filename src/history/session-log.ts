@@ -1,10 +1,12 @@
 // The active session's JSONL log (SPEC §8): a header line, then one line per completed turn and
 // `{"event": ...}` records. Each line is one synchronous append on an open descriptor, so a crash
-// loses at most the line being written. It writes exactly what it is given and nothing else.
+// loses at most the line being written, and a write that fails part way (a full disk) is cut
+// back, so every line in the file is whole. It writes exactly what it is given and nothing else.
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { UsageError, errorMessage } from '../errors.js';
+import { UsageError, errorMessage, fileWriteProblem } from '../errors.js';
+import { appendWhole } from './append-whole.js';
 import type { Turn } from '../context/turns.js';
 import { SESSION_EXT, SESSION_FORMAT, sessionStem, sessionsDir, turnLine, type SessionMeta } from './format.js';
 
@@ -84,11 +86,15 @@ export class SessionLog {
         aish_version: options.version,
         format: SESSION_FORMAT,
       };
-      writeLine(fd, JSON.stringify({ meta }));
+      appendWhole(fd, `${JSON.stringify({ meta })}\n`);
       return { log: new SessionLog(fd, file, options.onProblem, options.redact), problem: null };
     } catch (err) {
-      if (fd !== null) fs.closeSync(fd);
-      return { log: new SessionLog(null, null), problem: `session history off: cannot write ${file}: ${errorMessage(err)}` };
+      if (fd !== null) {
+        fs.closeSync(fd);
+        // Ours, made a moment ago, and without its header: a file no listing could read.
+        fs.rmSync(file, { force: true });
+      }
+      return { log: new SessionLog(null, null), problem: `session history off: cannot write ${file}: ${fileWriteProblem(err)}` };
     }
   }
 
@@ -110,7 +116,7 @@ export class SessionLog {
       return { log: new SessionLog(fd, file, options.onProblem, options.redact), problem: null };
     } catch (err) {
       if (fd !== null) fs.closeSync(fd);
-      return { log: new SessionLog(null, null), problem: `session history off: cannot write ${file}: ${errorMessage(err)}` };
+      return { log: new SessionLog(null, null), problem: `session history off: cannot write ${file}: ${fileWriteProblem(err)}` };
     }
   }
 
@@ -125,18 +131,26 @@ export class SessionLog {
 
   /** Writes one completed turn as one line (see `turnLine` for the exact keys). */
   appendTurn(turn: Turn): void {
-    this.#write(turnLine(turn));
+    this.#write(() => turnLine(turn));
   }
 
   /** Writes `{"event": <event>, ...data}`; loaders skip these records except `summary`. */
   appendEvent(event: string, data: Record<string, unknown> = {}): void {
     const { event: _ignored, ...rest } = data;
-    this.#write(JSON.stringify({ event, ...rest }));
+    this.#write(() => JSON.stringify({ event, ...rest }));
   }
 
   /** Records the rolling summary; on load, the last one wins. */
   appendSummary(summary: string | null): void {
     this.appendEvent('summary', { summary });
+  }
+
+  /**
+   * Records a question whose request failed before any reply (`{"event":"unanswered"}`): kept,
+   * but not a turn, so a resumed conversation is the one the person had.
+   */
+  appendUnanswered(content: string, error: string): void {
+    this.appendEvent('unanswered', { role: 'user', content, error });
   }
 
   /** Records one tool call: what was asked, who allowed it, how long it took and how it ended. */
@@ -179,21 +193,18 @@ export class SessionLog {
     }
   }
 
-  #write(line: string): void {
+  /**
+   * Writes one whole line or none (the line is made here, so a record too large to make stops the
+   * log with a reason instead of throwing). The first failure ends the log, said once.
+   */
+  #write(make: () => string): void {
     if (this.#fd === null) return;
     try {
-      writeLine(this.#fd, this.#redact(line));
+      appendWhole(this.#fd, `${this.#redact(make())}\n`);
     } catch (err) {
       const file = this.#file;
       this.close();
-      this.#onProblem?.(`session log stopped: cannot write ${file}: ${errorMessage(err)}`);
+      this.#onProblem?.(`session log stopped: cannot write ${file}: ${fileWriteProblem(err)}; the lines written before are whole, later turns are not saved`);
     }
   }
-}
-
-/** One line in as few writes as the kernel allows (one, for a regular file). */
-function writeLine(fd: number, line: string): void {
-  const buf = Buffer.from(`${line}\n`, 'utf8');
-  let offset = 0;
-  while (offset < buf.length) offset += fs.writeSync(fd, buf, offset, buf.length - offset);
 }

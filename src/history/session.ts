@@ -38,11 +38,18 @@ export interface ResumeResult {
   repaired: number;
   /** The session's `:tools` switches, null when it had none. */
   toolRules: SessionToolRule[] | null;
+  /** Turns made up to close the end of the log (open calls, a last question without reply), in order. */
+  closing: Turn[];
 }
 
 /** What the turn core records: every completed turn, tool audits, summary changes and resets. */
 export interface SessionRecorder {
   turn(turn: Turn): void;
+  /**
+   * A question whose request failed before anything answered it: it is not part of the
+   * conversation (the person asks again), but the log keeps it, with why.
+   */
+  unanswered(question: string, error: string): void;
   audit(record: ToolAudit): void;
   summary(summary: string): void;
   reset(): void;
@@ -73,6 +80,10 @@ export class SessionStore implements SessionRecorder {
 
   turn(turn: Turn): void {
     this.#ensureLog()?.appendTurn(turn);
+  }
+
+  unanswered(question: string, error: string): void {
+    this.#ensureLog()?.appendUnanswered(question, error);
   }
 
   audit(record: ToolAudit): void {
@@ -133,7 +144,17 @@ export class SessionStore implements SessionRecorder {
     if (loaded.summary) context.setSummary(loaded.summary);
     // Copied into the log with the first new turn: resuming to look costs no file.
     this.#pendingCopy = { from: path.basename(file), summary: loaded.summary, toolRules: loaded.toolRules, turns: [...context.turns] };
-    return { file, turns: context.length, warnings: loaded.warnings, repaired: loaded.repaired.length, toolRules: loaded.toolRules };
+    const made = new Set<Turn>(loaded.repaired);
+    let first = loaded.turns.length;
+    while (first > 0 && made.has(loaded.turns[first - 1]!)) first--;
+    return {
+      file,
+      turns: context.length,
+      warnings: loaded.warnings,
+      repaired: loaded.repaired.filter((t) => t.role === 'tool').length,
+      toolRules: loaded.toolRules,
+      closing: loaded.turns.slice(first),
+    };
   }
 
   /**
@@ -147,6 +168,8 @@ export class SessionStore implements SessionRecorder {
     const { log, problem } = SessionLog.continue(result.file, { onProblem: this.#opts.onStatus, redact: this.#opts.redact });
     this.#log = log;
     if (problem) this.#opts.onStatus(problem);
+    // The file goes on as the conversation does: what closed its end is written after it.
+    for (const turn of result.closing) log.appendTurn(turn);
     return result;
   }
 

@@ -2,12 +2,15 @@
 // Ctrl-C (SIGINT to aish's foreground group) never reaches it, and closing ends the whole group,
 // so a server that a wrapper started (npx's grandchild) is gone with it. The SDK's own transport
 // spawns in aish's group and signals only its direct child; this one speaks the same protocol,
-// with the SDK's line framing (`ReadBuffer`, `serializeMessage`).
+// with the SDK's message (de)serialization and a line framing of its own (`stdio-lines.ts`): a
+// message over 10 MiB is skipped and the call it answered fails with "result too large", where
+// the SDK's buffer gave up and closed the connection.
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { MAX_STDIO_MESSAGE_BYTES, MESSAGE_TOO_LARGE_CODE, StdioLines } from './stdio-lines.js';
 
 /** How long a server may take to exit on its own once its stdin is closed (the MCP spec's first step). */
 const EOF_GRACE_MS = 200;
@@ -39,7 +42,7 @@ export class GroupStdioTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
 
   readonly #params: GroupStdioParams;
-  readonly #readBuffer = new ReadBuffer();
+  readonly #lines = new StdioLines();
   #child: ChildProcess | undefined;
   #exited: Promise<void> | undefined;
   #closing: Promise<void> | undefined;
@@ -99,24 +102,33 @@ export class GroupStdioTransport implements Transport {
   }
 
   #read(chunk: Buffer): void {
-    try {
-      this.#readBuffer.append(chunk);
-    } catch (err) {
-      this.onerror?.(err as Error);
-      void this.close();
-      return;
-    }
-    for (;;) {
-      let message: JSONRPCMessage | null;
+    for (const read of this.#lines.push(chunk)) {
+      if (read.type === 'too-large') {
+        this.#tooLarge(read.bytes, read.id);
+        continue;
+      }
+      let message: JSONRPCMessage;
       try {
-        message = this.#readBuffer.readMessage();
+        message = deserializeMessage(read.line);
       } catch (err) {
         this.onerror?.(err as Error);
         continue;
       }
-      if (message === null) break;
       this.onmessage?.(message);
     }
+  }
+
+  /**
+   * A message too large to read was skipped. When its id shows, the request it answered gets an
+   * error saying so (the server stays connected); otherwise only the error handler hears of it.
+   */
+  #tooLarge(bytes: number, id: string | number | undefined): void {
+    const message = `the server sent a message of ${bytes} bytes, more than the ${MAX_STDIO_MESSAGE_BYTES} bytes aish reads over stdio; it was skipped`;
+    if (id === undefined) {
+      this.onerror?.(new Error(message));
+      return;
+    }
+    this.onmessage?.({ jsonrpc: '2.0', id, error: { code: MESSAGE_TOO_LARGE_CODE, message, data: { bytes, limit: MAX_STDIO_MESSAGE_BYTES } } });
   }
 
   /** EOF first (a polite server exits), then SIGTERM to the group, then SIGKILL to what is left. */
@@ -166,7 +178,7 @@ export class GroupStdioTransport implements Transport {
   #finish(): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.#readBuffer.clear();
+    this.#lines.clear();
     this.onclose?.();
   }
 }

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { fileWriteProblem } from '../errors.js';
 import { isRecord } from '../is-record.js';
 import { writePrivateFile } from '../private-file.js';
 
@@ -61,7 +62,7 @@ export class OAuthStore {
     try {
       writePrivateFile(this.#file, `${JSON.stringify({ version: 1, servers: this.#records }, null, 2)}\n`);
     } catch (err) {
-      this.#onError(`cannot write ${this.#file} (${err instanceof Error ? err.message : String(err)}); OAuth tokens kept for this session only`);
+      this.#onError(`cannot write ${this.#file} (${fileWriteProblem(err)}); OAuth tokens kept for this session only`);
     }
   }
 

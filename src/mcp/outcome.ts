@@ -41,6 +41,21 @@ export function isOutputSchemaFailure(message: string): boolean {
   return /^(MCP error -?\d+: )?(Tool .* has an output schema but did not return structured content|Structured content does not match the tool's output schema|Failed to validate structured content)/.test(message);
 }
 
+/**
+ * The server answered with one message too large to read over stdio: it was skipped, so nothing
+ * of the result is known, and the server stays connected. The model is told to ask for less.
+ */
+export function tooLargeOutcome(bytes: number, limit: number): ToolOutcome {
+  const line = `the server sent ${formatBytes(bytes)} in one message, more than the ${formatBytes(limit)} aish reads over stdio; nothing of it was kept, the server stays connected`;
+  return {
+    status: 'error',
+    content: `[aish] tool result too large: ${line}. Ask for less (a narrower range, a filter, a page).`,
+    display: `result too large: ${formatBytes(bytes)}`,
+    notices: [],
+    alert: `tool result too large: ${line}`,
+  };
+}
+
 /** The call never got an answer: transport failure, dead server, timeout. */
 export function transportErrorOutcome(message: string): ToolOutcome {
   const line = oneLine(message);

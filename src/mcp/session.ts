@@ -31,12 +31,14 @@ import {
   invalidResultOutcome,
   isOutputSchemaFailure,
   outcomeFromResult,
+  tooLargeOutcome,
   transportErrorOutcome,
   type ToolOutcome,
 } from './outcome.js';
 import type { McpCallOptions, McpConnectOptions, McpSessionStatus, McpTool, McpTransportKind } from './session-types.js';
 import { watchServerLog } from './server-log.js';
 import { ServerLists } from './server-lists.js';
+import { MAX_STDIO_MESSAGE_BYTES, MESSAGE_TOO_LARGE_CODE, tooLargeBytes } from './stdio-lines.js';
 import { fetchToolList } from './tool-list.js';
 
 export { stdioEnvironment } from './connect-stdio.js';
@@ -293,6 +295,8 @@ export class McpSession {
           return dispatchFailedOutcome(failure.reason);
         case 'transport':
           return transportErrorOutcome(failure.reason);
+        case 'too-large':
+          return tooLargeOutcome(failure.bytes, MAX_STDIO_MESSAGE_BYTES);
       }
     } finally {
       call.release();
@@ -330,11 +334,15 @@ export class McpSession {
    * own failure, a timeout, a closed connection, a server that no longer answers a ping), the
    * server's JSON-RPC error (`dispatch`), or a result its tool's outputSchema rejects (`invalid`).
    */
-  async #failure(err: unknown, signal: AbortSignal | undefined, failure: string | undefined, timeoutMs: number): Promise<{ kind: 'cancelled' } | { kind: 'transport' | 'dispatch' | 'invalid'; reason: string }> {
+  async #failure(err: unknown, signal: AbortSignal | undefined, failure: string | undefined, timeoutMs: number): Promise<{ kind: 'cancelled' } | { kind: 'transport' | 'dispatch' | 'invalid'; reason: string } | { kind: 'too-large'; bytes: number; reason: string }> {
     if (signal?.aborted) return { kind: 'cancelled' };
     if (failure !== undefined) return { kind: 'transport', reason: this.#scrub(failure) };
     if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) return { kind: 'transport', reason: `timed out after ${timeoutMs} ms` };
     if (isConnectionClosed(err)) return { kind: 'transport', reason: this.status === 'connected' ? 'the connection closed' : this.#goneReason() };
+    if (err instanceof McpError && err.code === MESSAGE_TOO_LARGE_CODE && this.transport === 'stdio') {
+      const bytes = tooLargeBytes(err.data);
+      return { kind: 'too-large', bytes, reason: `the answer was too large (${bytes} bytes in one message, more than the ${MAX_STDIO_MESSAGE_BYTES} aish reads over stdio)` };
+    }
     if (err instanceof McpError && isOutputSchemaFailure(err.message)) return { kind: 'invalid', reason: this.#scrub(err.message.replace(/^MCP error -?\d+: /, '')) };
     if (err instanceof McpError) return { kind: 'dispatch', reason: this.#scrub(rpcMessage(err)) };
     if (err instanceof Error && err.name === 'ZodError') return { kind: 'dispatch', reason: 'the server sent a malformed result' };

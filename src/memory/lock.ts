@@ -3,7 +3,7 @@
 // share memory. A lock whose pid is dead, is our own, or is older than a minute is taken over.
 
 import fs from 'node:fs';
-import { AishError, errorMessage } from '../errors.js';
+import { AishError, errorMessage, fileWriteProblem } from '../errors.js';
 
 /** Another live aish holds the memory lock; the write did not happen. */
 export class MemoryLockedError extends AishError {
@@ -48,7 +48,7 @@ function acquire(lockFile: string, waitMs: number): void {
       fd = fs.openSync(lockFile, 'wx', 0o600);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {
-        throw new AishError('memory', `cannot lock memory ${lockFile}: ${errorMessage(err)}`, { cause: err });
+        throw new AishError('memory', `cannot lock memory ${lockFile}: ${fileWriteProblem(err)}`, { cause: err });
       }
       const holder = readHolder(lockFile);
       // Gone between our open and our read: the holder just released it.
@@ -64,9 +64,13 @@ function acquire(lockFile: string, waitMs: number): void {
     }
     try {
       fs.writeSync(fd, `${process.pid}\n`);
-    } finally {
+    } catch (err) {
+      // A lock without its holder's pid would make the next writer wait for nobody.
       fs.closeSync(fd);
+      removeLock(lockFile);
+      throw new AishError('memory', `cannot lock memory ${lockFile}: ${fileWriteProblem(err)}; nothing was changed`, { cause: err });
     }
+    fs.closeSync(fd);
     return;
   }
 }

@@ -4,7 +4,8 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { AishError, UsageError, errorMessage } from '../errors.js';
+import { AishError, UsageError, errorMessage, fileWriteProblem } from '../errors.js';
+import { appendWhole } from '../history/append-whole.js';
 import { withMemoryLock } from './lock.js';
 import { isRecord } from '../is-record.js';
 
@@ -146,7 +147,7 @@ export class MemoryStore {
     try {
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     } catch (err) {
-      throw new AishError('memory', `cannot create ${dir}: ${errorMessage(err)}`, { cause: err });
+      throw new AishError('memory', `cannot create ${dir}: ${fileWriteProblem(err)}`, { cause: err });
     }
     const lockOptions = this.#lockWaitMs === undefined ? {} : { waitMs: this.#lockWaitMs };
     return withMemoryLock(
@@ -256,15 +257,14 @@ function parseMemoryFile(text: string): Snapshot {
   return { live: items, maxId, endsClean: text === '' || text.endsWith('\n'), warnings };
 }
 
+/** Appends whole lines or nothing: a full disk leaves the file as it was. */
 function appendText(file: string, text: string): void {
   let fd: number | null = null;
   try {
     fd = fs.openSync(file, 'a', 0o600);
-    const buf = Buffer.from(text, 'utf8');
-    let offset = 0;
-    while (offset < buf.length) offset += fs.writeSync(fd, buf, offset, buf.length - offset);
+    appendWhole(fd, text);
   } catch (err) {
-    throw new AishError('memory', `cannot write memory ${file}: ${errorMessage(err)}`, { cause: err });
+    throw new AishError('memory', `cannot write memory ${file}: ${fileWriteProblem(err)}; nothing was changed`, { cause: err });
   } finally {
     if (fd !== null) fs.closeSync(fd);
   }

@@ -12,7 +12,7 @@ import { Context } from '../context/context.js';
 import { mergeUserTurn, type PendingOutput } from '../context/pending-output.js';
 import { createSummarizer } from '../context/summarizer.js';
 import { composeSystemMessage, DEFAULT_SYSTEM_PROMPT } from '../context/system-prompt.js';
-import { errorMessage } from '../errors.js';
+import { AishError, errorMessage } from '../errors.js';
 import type { SessionRecorder } from '../history/session.js';
 import { classifyModel } from '../model-routing/classify.js';
 import { withFallback } from '../model-routing/fallback.js';
@@ -150,6 +150,7 @@ export class TurnCore {
         maxDepth: options.maxDepth ?? config.mcp.max_tool_depth,
         quietDepthLimit: options.maxDepth !== undefined,
         unattended: this.#parts.unattended ?? false,
+        maxToolCalls: config.broker.max_tool_calls,
       },
       text === null ? null : mergeUserTurn(taken, text),
       signal,
@@ -158,7 +159,7 @@ export class TurnCore {
     switch (result.outcome) {
       case 'failed':
         if (result.userTurnRemoved) this.pending.restore(taken);
-        observer({ type: 'error', message: `${errorMessage(result.error)}${failureHint(result.error, modelName, config)}` });
+        observer({ type: 'error', message: `${failureText(result.error)}${failureHint(result.error, modelName, config)}` });
         break;
       case 'cancelled':
         observer({ type: 'status', message: 'cancelled' });
@@ -248,6 +249,11 @@ export class TurnCore {
   askOnce(name: string, messages: ChatMessage[], limits: AskOnceLimits): Promise<string> {
     return this.#parts.models.askOnce(name, messages, limits);
   }
+}
+
+/** A failure as the person reads it: a known error's message, anything else as an internal error. */
+function failureText(err: unknown): string {
+  return err instanceof AishError ? err.message : `internal error: ${errorMessage(err)}`;
 }
 
 /** For a server that cannot be reached: which preset and URL, and what to do about it. */

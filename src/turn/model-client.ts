@@ -63,7 +63,7 @@ export function presetClient(
   const model = config.models[name];
   if (!model) throw new UsageError(`no preset named "${name}"`);
   const send = (withUsage: boolean, messages: ChatMessage[], onEvent: Parameters<ModelClient['stream']>[1], opts: Parameters<ModelClient['stream']>[2]) =>
-    chatStream(model, messages, onEvent, { env, redact, ...opts, ...(withUsage ? { extraBody: { stream_options: { include_usage: true } } } : {}) });
+    chatStream(model, messages, onEvent, { env, redact, maxReplyChars: config.broker.max_reply_chars, ...opts, ...(withUsage ? { extraBody: { stream_options: { include_usage: true } } } : {}) });
   return {
     name,
     async stream(messages, onEvent, opts) {

@@ -37,10 +37,12 @@ export interface RequestDeps {
    * and its tool turn says so. The piped REPL keeps SPEC §6's "declined by user".
    */
   unattended?: boolean;
+  /** Most calls of one reply that run (`broker.max_tool_calls`); the rest are answered as not run. */
+  maxToolCalls?: number;
 }
 
 export type RequestResult =
-  /** `cut`: the last reply's stream was cut off; its text is kept, marked, and nothing in it is offered. */
+  /** `cut`: the last reply's stream was cut off (or at `broker.max_reply_chars`); its text is kept, marked, and nothing in it is offered. */
   | { outcome: 'done'; text: string; toolCalls: number; cut?: boolean }
   | { outcome: 'depth-limit'; text: string; toolCalls: number }
   | { outcome: 'cancelled'; text: string }
@@ -51,16 +53,43 @@ export const DEPTH_LIMIT_STATUS = 'tool-call depth limit reached';
 export const CUT_STATUS = 'reply cut off: the connection ended before the reply did (no finish_reason, no [DONE])';
 /** How a cut-off reply is kept in the conversation, so the model knows it did not finish. */
 export const CUT_MARK = '[reply cut off]';
+/** Deepest nesting of tool arguments accepted; real tools take a handful of levels. */
+export const MAX_ARGUMENT_DEPTH = 64;
+/** The tool turn of a call left open when its turn failed (followed by the reason in parentheses). */
+export const FAILED_TURN_CALL = '[aish] tool call not run: the turn failed';
 
 /**
  * Runs one user request to its end. `userContent` null continues after tool results without a new
- * user turn (a Norris step). Never rejects for model or tool failures.
+ * user turn (a Norris step). Never rejects: a model or tool failure, and anything thrown on the way
+ * (a reply too long for a string, arguments too deep to print), ends the turn as `failed` with the
+ * conversation well formed (see `closeFailedTurn`).
  */
 export async function runRequest(deps: RequestDeps, userContent: string | null, signal: AbortSignal): Promise<RequestResult> {
+  const turn: TurnState = { userContent, user: null, userPersisted: false };
+  try {
+    return await loop(deps, turn, signal);
+  } catch (error) {
+    return closeFailedTurn(deps, turn, error);
+  }
+}
+
+/** What the request added so far: its user turn, and whether the log has it. */
+interface TurnState {
+  userContent: string | null;
+  user: Turn | null;
+  userPersisted: boolean;
+}
+
+async function loop(deps: RequestDeps, turn: TurnState, signal: AbortSignal): Promise<RequestResult> {
   const { context, observer } = deps;
-  const persist = (turn: Turn) => deps.recorder?.turn(turn);
-  const user = userContent === null ? null : context.append({ role: 'user', content: userContent });
-  const persistUser = once(() => user && persist(user));
+  const persist = (t: Turn) => deps.recorder?.turn(t);
+  // The user turn reaches the log with the first turn that answers it, never alone.
+  const persistUser = () => {
+    if (turn.user === null || turn.userPersisted) return;
+    turn.userPersisted = true;
+    persist(turn.user);
+  };
+  if (turn.userContent !== null) turn.user = context.append({ role: 'user', content: turn.userContent });
   let lastText = '';
   let toolCalls = 0;
 
@@ -84,43 +113,106 @@ export async function runRequest(deps: RequestDeps, userContent: string | null, 
       const { text, error } = attempt;
       if (signal.aborted) {
         // The partial reply stays, marked, so the person and the model see what was cut.
-        persistUser();
         const content = text === '' ? '[interrupted]' : `${text}\n[interrupted]`;
-        persist(context.append({ role: 'assistant', content }));
+        const assistant = context.append({ role: 'assistant', content });
+        persistUser();
+        persist(assistant);
         return { outcome: 'cancelled', text };
       }
-      if (depth === 0 && user) {
-        context.popLastUserTurn();
-        return { outcome: 'failed', error, userTurnRemoved: true };
-      }
-      return { outcome: 'failed', error, userTurnRemoved: false };
+      // Nothing of this request is kept when it failed at once; after tool turns the exchange
+      // stands as it is (it ends with tool turns, which is well formed).
+      return closeFailedTurn(deps, turn, error);
     }
     const { reply } = attempt;
     lastText = reply.content;
-    persistUser();
     const calls = reply.calls;
     const cut = reply.cut && calls.length === 0;
     if (cut) observer({ type: 'status', message: CUT_STATUS });
+    if (reply.capped !== undefined) observer({ type: 'status', message: capStatus(reply.capped) });
+    const mark = reply.capped !== undefined ? capMark(reply.capped) : cut ? CUT_MARK : null;
     const assistant = context.append({
       role: 'assistant',
-      content: cut ? `${reply.content}\n${CUT_MARK}` : reply.content,
+      content: mark === null ? reply.content : `${reply.content}\n${mark}`,
       ...(calls.length ? { tool_calls: calls } : {}),
     } as Turn);
+    persistUser();
     persist(assistant);
-    if (calls.length === 0) return { outcome: 'done', text: reply.content, toolCalls, ...(cut ? { cut } : {}) };
+    if (calls.length === 0) return { outcome: 'done', text: reply.content, toolCalls, ...(cut || reply.capped !== undefined ? { cut: true } : {}) };
 
-    for (const call of calls) {
+    const refused = refusedCalls(deps, calls, reply.capped);
+    for (const [n, call] of calls.entries()) {
       toolCalls++;
-      const outcome = await runCall(deps, call, signal);
-      const turn = context.append({ role: 'tool', tool_call_id: call.id, name: call.name, content: outcome.content });
-      persist(turn);
+      const outcome = n < calls.length - refused.count ? await runCall(deps, call, signal) : refusedCall(deps, call, refused.why);
+      const answer = context.append({ role: 'tool', tool_call_id: call.id, name: call.name, content: outcome.content });
+      persist(answer);
     }
     if (signal.aborted) return { outcome: 'cancelled', text: lastText };
+    if (reply.capped !== undefined) return { outcome: 'done', text: reply.content, toolCalls, cut: true };
     if (depth + 1 >= deps.maxDepth) {
       if (!deps.quietDepthLimit) observer({ type: 'status', message: DEPTH_LIMIT_STATUS });
       return { outcome: 'depth-limit', text: lastText, toolCalls };
     }
   }
+}
+
+/**
+ * Ends a failed request with the conversation well formed, whatever failed and wherever: calls of
+ * the last reply still open get a tool turn saying why; a user turn nothing answered is taken back
+ * (the caller restores the pending output) and the question is kept in the log as unanswered, so
+ * it is never lost. Never throws: a log that cannot be written has said so itself.
+ */
+function closeFailedTurn(deps: RequestDeps, turn: TurnState, error: unknown): RequestResult {
+  const { context } = deps;
+  const reason = errorMessage(error);
+  const open = context.openToolCalls();
+  if (open.length > 0) {
+    for (const call of open) {
+      const answer = context.append({ role: 'tool', tool_call_id: call.id, name: call.name, content: `${FAILED_TURN_CALL} (${reason})` });
+      record(() => deps.recorder?.turn(answer));
+    }
+    return { outcome: 'failed', error, userTurnRemoved: false };
+  }
+  if (turn.userContent !== null && !turn.userPersisted) {
+    if (turn.user !== null && context.turns.at(-1) === turn.user) context.popLastUserTurn();
+    record(() => deps.recorder?.unanswered(turn.userContent!, reason));
+    return { outcome: 'failed', error, userTurnRemoved: true };
+  }
+  return { outcome: 'failed', error, userTurnRemoved: false };
+}
+
+/** A record for the log made while a turn fails: its own failure must not hide the first one. */
+function record(write: () => void): void {
+  try {
+    write();
+  } catch {
+    // The session log reports its own write failures; this one is past reporting.
+  }
+}
+
+/** How many calls of a reply are not run (from the end), and the tool turn that says why. */
+function refusedCalls(deps: RequestDeps, calls: readonly ToolCall[], capped: number | undefined): { count: number; why: string } {
+  if (capped !== undefined) return { count: calls.length, why: `[aish] tool call not run: the reply was cut at ${capped} chars (broker.max_reply_chars), its calls may be cut too` };
+  const max = deps.maxToolCalls ?? Infinity;
+  if (calls.length <= max) return { count: 0, why: '' };
+  deps.observer({ type: 'status', message: `the reply made ${calls.length} tool calls; the first ${max} run, the rest are answered as not run (broker.max_tool_calls)` });
+  return { count: calls.length - max, why: `[aish] tool call not run: more than ${max} calls in one reply (broker.max_tool_calls)` };
+}
+
+/** The tool turn of a call that is not run, with its audit record. */
+function refusedCall(deps: RequestDeps, call: ToolCall, why: string): ToolOutcome {
+  const outcome: ToolOutcome = { status: 'error', content: why };
+  deps.recorder?.audit({ name: call.name, arguments: call.arguments, decision: 'invalid', by: 'aish', duration_ms: 0, outcome: outcome.status });
+  return outcome;
+}
+
+/** The status line of a reply cut at `broker.max_reply_chars`. */
+export function capStatus(chars: number): string {
+  return `reply cut at ${chars} chars (broker.max_reply_chars): aish stopped reading it`;
+}
+
+/** How a reply cut at `broker.max_reply_chars` is kept in the conversation. */
+export function capMark(chars: number): string {
+  return `[reply cut at ${chars} chars]`;
 }
 
 type Attempt = { ok: true; reply: Reply } | { ok: false; error: unknown; text: string };
@@ -168,9 +260,18 @@ async function askModel(
     );
     return { ok: true, reply: judgeReply(observer, result, held, offered, lastTry) };
   } catch (error) {
-    return { ok: false, error, text: text.toString() };
+    return { ok: false, error, text: partialText(text) };
   } finally {
     observer({ type: 'request-end' });
+  }
+}
+
+/** The text of a reply that failed, '' when even that cannot be had (a string too long to make). */
+function partialText(text: TextBuffer): string {
+  try {
+    return text.toString();
+  } catch {
+    return '';
   }
 }
 
@@ -182,6 +283,8 @@ interface Reply {
   malformed?: string;
   /** The stream ended with neither finish_reason nor [DONE]: cut off. */
   cut: boolean;
+  /** aish stopped reading at `broker.max_reply_chars`: that many chars were kept. */
+  capped?: number;
 }
 
 /**
@@ -190,26 +293,28 @@ interface Reply {
  */
 function judgeReply(observer: TurnObserver, result: ChatResult, held: HeldText, offered: ReadonlySet<string>, lastTry: boolean): Reply {
   const cut = result.cut === true;
+  const end = result.capped === undefined ? { cut } : { cut, capped: result.capped };
   const verdict = result.toolCalls.length > 0 ? ({ type: 'text' } as const) : readLeakedCalls(result.text, offered);
   switch (verdict.type) {
     case 'text':
       held.release();
-      return { content: result.text, calls: result.toolCalls, cut };
+      return { content: result.text, calls: result.toolCalls, ...end };
     case 'calls': {
       held.release(verdict.before.length);
       const n = verdict.calls.length;
       observer({ type: 'status', message: `recovered ${n === 1 ? 'a tool call' : `${n} tool calls`} the model wrote as text` });
-      return { content: verdict.before, calls: verdict.calls.map((c) => ({ id: leakedCallId(), ...c })), cut };
+      return { content: verdict.before, calls: verdict.calls.map((c) => ({ id: leakedCallId(), ...c })), ...end };
     }
     case 'malformed':
-      if (lastTry) {
+      // A reply cut short is not asked again: the retry would be as long.
+      if (lastTry || result.capped !== undefined) {
         held.release();
-        observer({ type: 'status', message: `the retry was no readable tool call either (${verdict.reason}); kept as text` });
-        return { content: result.text, calls: [], cut };
+        observer({ type: 'status', message: `${lastTry ? 'the retry was no readable tool call either' : 'the cut reply looks like a tool call aish cannot read'} (${verdict.reason}); kept as text` });
+        return { content: result.text, calls: [], ...end };
       }
       held.release(verdict.before.length);
       observer({ type: 'status', message: `the model wrote a tool call aish could not read (${verdict.reason}); asking it again` });
-      return { content: result.text, calls: [], malformed: verdict.reason, cut };
+      return { content: result.text, calls: [], malformed: verdict.reason, ...end };
   }
 }
 
@@ -239,8 +344,24 @@ function leakedCallId(): string {
   return id;
 }
 
-/** parse → validate → gate → call for one tool call; always returns the tool turn's content. */
+/**
+ * parse → validate → gate → call for one tool call; always returns the tool turn's content, also
+ * when something on the way throws (the call is answered with what went wrong).
+ */
 async function runCall(deps: RequestDeps, call: ToolCall, signal: AbortSignal): Promise<ToolOutcome> {
+  try {
+    return await tryCall(deps, call, signal);
+  } catch (err) {
+    if (signal.aborted) return { status: 'cancelled', content: CANCELLED_CALL };
+    const reason = `internal error: ${errorMessage(err)}`;
+    deps.observer({ type: 'status', message: `tool call ${call.name} failed: ${reason}` });
+    const outcome: ToolOutcome = { status: 'error', content: `[aish] tool call failed: ${reason}` };
+    record(() => deps.recorder?.audit({ name: call.name, arguments: call.arguments, decision: 'invalid', by: 'aish', duration_ms: 0, outcome: outcome.status }));
+    return outcome;
+  }
+}
+
+async function tryCall(deps: RequestDeps, call: ToolCall, signal: AbortSignal): Promise<ToolOutcome> {
   const { observer } = deps;
   const started = Date.now();
   const audit = (decision: ToolAudit['decision'], by: ToolAudit['by'], outcome: ToolOutcome) =>
@@ -265,6 +386,11 @@ async function runCall(deps: RequestDeps, call: ToolCall, signal: AbortSignal): 
     args = parsed;
   } catch (err) {
     const outcome = await frame(undefined, () => ({ status: 'error', content: `[aish] tool arguments not parseable as JSON: ${errorMessage(err)}` }))();
+    audit('invalid', 'aish', outcome);
+    return outcome;
+  }
+  if (nestedDeeperThan(args, MAX_ARGUMENT_DEPTH)) {
+    const outcome = await frame(undefined, () => ({ status: 'error', content: `[aish] tool arguments nested deeper than ${MAX_ARGUMENT_DEPTH} levels; not run` }))();
     audit('invalid', 'aish', outcome);
     return outcome;
   }
@@ -300,11 +426,17 @@ async function runCall(deps: RequestDeps, call: ToolCall, signal: AbortSignal): 
   return outcome;
 }
 
-function once(fn: () => void): () => void {
-  let done = false;
-  return () => {
-    if (done) return;
-    done = true;
-    fn();
-  };
+/**
+ * Whether a parsed JSON value nests objects and arrays deeper than `max`, found without recursion:
+ * printing, validating or approving arguments nested thousands deep overflows the stack.
+ */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth > max) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
 }

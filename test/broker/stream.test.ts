@@ -181,6 +181,26 @@ describe('a normal reply', () => {
     }
   });
 
+  it('stops at maxReplyChars: keeps that much, says so, and returns while the server is still sending', async () => {
+    // The body never ends: only stopping at the cap returns before the idle timeout.
+    const body = Array.from({ length: 50 }, (_, i) => data(chunk({ content: `piece${i} ` }))).join('');
+    server.enqueue({ type: 'stall', sendHeaders: true, body });
+    const seen = collectEvents();
+    const result = await chatStream(loopbackModel(server, { timeout_ms: 3000 }), messages, seen.onEvent, { env: {}, maxReplyChars: 20 });
+    expect(result.text).toBe('piece0 piece1 piece2');
+    expect(seen.text()).toBe('piece0 piece1 piece2');
+    expect(result.capped).toBe(20);
+    expect(result.cut).toBeUndefined();
+  });
+
+  it('counts tool-call arguments toward maxReplyChars', async () => {
+    const args = JSON.stringify({ path: 'x'.repeat(100) });
+    server.enqueue(toolCallReply([{ id: 'a', name: 'fs__read_file', arguments: args }, { id: 'b', name: 'fs__read_file', arguments: args }]));
+    const result = await chatStream(loopbackModel(server), messages, () => {}, { env: {}, tools, maxReplyChars: 150 });
+    expect(result.capped).toBe(150);
+    expect(result.toolCalls.map((c) => c.id)).toEqual(['a', 'b']);
+  });
+
   it.each([undefined, 1, 3])('reads SSE sent with the wrong content-type (slices: %s)', async (chunkSize) => {
     const body = `\n${data(chunk({ content: 'plain' }, 'stop'))}data: [DONE]\n\n`;
     server.enqueue({ type: 'raw', body, headers: { 'content-type': 'text/plain' }, ...(chunkSize ? { chunkSize } : {}) });

@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Context } from '../../src/context/context.js';
 import type { Turn } from '../../src/context/turns.js';
-import { INTERRUPTED_TOOL_RESULT, loadSession } from '../../src/history/load.js';
+import { INTERRUPTED_TOOL_RESULT, NO_REPLY_RESULT, loadSession } from '../../src/history/load.js';
 import { SessionError } from '../../src/history/session-error.js';
 import { SessionLog } from '../../src/history/session-log.js';
 import { tempDir } from '../support/temp-dir.js';
@@ -61,7 +61,29 @@ describe('loadSession', () => {
     appendFileSync(f, '{"role":"user","content":"half a li');
     const loaded = await loadSession(f);
     expect(loaded.turns).toHaveLength(2);
-    expect(loaded.warnings).toEqual(['line 4: not valid JSON, skipped']);
+    expect(loaded.warnings).toEqual(['line 4: cut off mid-write (the last line is torn), dropped']);
+  });
+
+  it('a reply torn by a full disk: the question before it stays, closed, and the conversation can go on', async () => {
+    const f = file(HEADER, U('q1'), A('a1'), U('q2'));
+    appendFileSync(f, '{"role":"assistant","content":"a2 cut he');
+    const loaded = await loadSession(f);
+    expect(loaded.turns.map((t) => [t.role, t.content])).toEqual([
+      ['user', 'q1'],
+      ['assistant', 'a1'],
+      ['user', 'q2'],
+      ['assistant', NO_REPLY_RESULT],
+    ]);
+    expect(loaded.warnings).toEqual(['line 5: cut off mid-write (the last line is torn), dropped', 'line 4: the last question has no reply in the log, closed']);
+    expect(loaded.repaired).toEqual([{ role: 'assistant', content: NO_REPLY_RESULT }]);
+    appendable(loaded.turns);
+  });
+
+  it('a question logged as unanswered (its request failed) is not a turn', async () => {
+    const f = file(HEADER, U('q1'), A('a1'), j({ event: 'unanswered', role: 'user', content: 'q2', error: 'transport: Connection refused' }));
+    const loaded = await loadSession(f);
+    expect(loaded.turns.map((t) => t.content)).toEqual(['q1', 'a1']);
+    expect(loaded.warnings).toEqual([]);
   });
 
   it('skips garbage in the middle and keeps what follows', async () => {
@@ -88,9 +110,9 @@ describe('loadSession', () => {
   });
 
   it('reads a header without format (older writers) as format 1', async () => {
-    const loaded = await loadSession(file('{"meta":{"started":"s","model":"m","aish_version":"0.0.1"}}', U('hi')));
+    const loaded = await loadSession(file('{"meta":{"started":"s","model":"m","aish_version":"0.0.1"}}', U('hi'), A('hello')));
     expect(loaded.meta.format).toBe(1);
-    expect(loaded.turns).toHaveLength(1);
+    expect(loaded.turns).toHaveLength(2);
   });
 
   it('refuses a file that does not start with a header', async () => {

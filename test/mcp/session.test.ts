@@ -414,6 +414,20 @@ describe('stdio start-up', () => {
   });
 });
 
+describe('a result over the 10 MiB a stdio message may hold', () => {
+  it('says the result was too large, and the server stays connected for the next call', async () => {
+    await withSession('fx', fixtureStdio(), async (s) => {
+      const outcome = await s.callTool('big', { n: 11 * 1024 * 1024 });
+      expect(outcome.status).toBe('error');
+      expect(outcome.content).toMatch(
+        /^\[aish\] tool result too large: the server sent 11\.0 MB in one message, more than the 10\.0 MB aish reads over stdio; nothing of it was kept, the server stays connected\. Ask for less/,
+      );
+      expect(s.status).toBe('connected');
+      expect((await s.callTool('echo', { text: 'still here' })).content).toBe('echo: still here');
+    });
+  });
+});
+
 describe('close', () => {
   it('ends the whole process group: a server behind a launcher that forwards no signal and ignores EOF', async () => {
     const pidFile = path.join(mkdtempSync(path.join(tmpdir(), 'aish-group-')), 'pids');

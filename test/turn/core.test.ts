@@ -21,7 +21,7 @@ import { DEPTH_LIMIT_STATUS } from '../../src/turn/tool-loop.js';
 import type { ToolHost, TurnEvent } from '../../src/turn/types.js';
 
 /** One scripted reply: text and calls, or a failure, or a wait for the signal (Ctrl-C). */
-type Step = { text?: string; calls?: ToolCall[] } | { fail: unknown; partial?: string } | { hang: string };
+type Step = { text?: string; calls?: ToolCall[]; capped?: number } | { fail: unknown; partial?: string } | { hang: string };
 
 function config(data: Record<string, unknown> = {}): Config {
   const result = resolveConfig(data, defaultModels({}));
@@ -54,7 +54,7 @@ function scriptedModel(name: string, steps: Step[]) {
       }
       if (step.text) text(step.text);
       for (const [index, call] of (step.calls ?? []).entries()) onEvent({ type: 'tool_call', index, name: call.name });
-      return { text: step.text ?? '', toolCalls: step.calls ?? [], finishReason: 'stop', receivedDelta: true };
+      return { text: step.text ?? '', toolCalls: step.calls ?? [], finishReason: 'stop', receivedDelta: true, ...(step.capped ? { capped: step.capped } : {}) };
     },
   };
   return { client, requests };
@@ -111,9 +111,16 @@ function setup(s: Setup = {}) {
   const questions: string[] = [];
   const answers = s.answers === undefined ? [] : s.answers;
   const ask = answers === null ? null : async (q: string) => (questions.push(q), answers.shift() ?? null);
-  const recorded: { turns: Turn[]; audits: ToolAudit[]; summaries: string[]; resets: number } = { turns: [], audits: [], summaries: [], resets: 0 };
+  const recorded: { turns: Turn[]; unanswered: [string, string][]; audits: ToolAudit[]; summaries: string[]; resets: number } = {
+    turns: [],
+    unanswered: [],
+    audits: [],
+    summaries: [],
+    resets: 0,
+  };
   const recorder: SessionRecorder = {
     turn: (t) => recorded.turns.push(t),
+    unanswered: (q, e) => recorded.unanswered.push([q, e]),
     audit: (a) => recorded.audits.push(a),
     summary: (x) => recorded.summaries.push(x),
     reset: () => recorded.resets++,
@@ -298,6 +305,8 @@ describe('turn core: failures, Ctrl-C, fallback, routing', () => {
     const error = t.events.find((e) => e.type === 'error') as { message: string };
     expect(error.message).toMatch(/^transport: Connection refused \(fast at http:\/\/127\.0\.0\.1:8080\/v1: is the server running\?/);
     expect(t.recorded.turns).toEqual([]);
+    // The question is kept in the log, outside the conversation, with why it went unanswered.
+    expect(t.recorded.unanswered).toEqual([['[exec output]\n$ false\nexit 1 output\n[exit 1]\n\nwhy', 'transport: Connection refused']]);
   });
 
   it('Ctrl-C mid-stream keeps the partial reply marked [interrupted], recorded', async () => {
@@ -353,6 +362,108 @@ describe('turn core: failures, Ctrl-C, fallback, routing', () => {
     await t.core.ask('fix this:\n```js\nconst x = 1;\n```', 'fast', signal());
     expect(t.statuses()).toContain('routed to deep');
     expect(t.events.find((e) => e.type === 'request-start')).toMatchObject({ model: 'deep' });
+  });
+});
+
+describe('turn core: a failed turn leaves the conversation well formed', () => {
+  it('something thrown outside the model request (the renderer) takes the question back, logs it as unanswered, and the next question goes through', async () => {
+    const t = setup({ steps: [{ text: 'never seen' }, { text: 'Second answer.' }] });
+    let broken = true;
+    const core = new TurnCore(
+      partsOf(t, {
+        recorder: recorderOf(t),
+        observer: (e) => {
+          if (broken && e.type === 'request-end') throw new RangeError('Invalid string length');
+          t.events.push(e);
+        },
+      }),
+    );
+    t.pending.append({ command: 'make', output: 'boom', exitCode: 2 });
+    const first = await core.ask('first question', 'fast', signal());
+    expect(first).toMatchObject({ outcome: 'failed', userTurnRemoved: true });
+    expect(core.context.turns).toEqual([]);
+    expect(t.pending.text).toContain('boom');
+    expect(t.events.find((e) => e.type === 'error')).toEqual({ type: 'error', message: 'internal error: Invalid string length' });
+    expect(t.recorded.unanswered).toEqual([[expect.stringMatching(/boom[\s\S]*first question$/), 'Invalid string length']]);
+    broken = false;
+    const second = await core.ask('second question', 'fast', signal());
+    expect(second).toMatchObject({ outcome: 'done', text: 'Second answer.' });
+    expect(core.context.turns.map((x) => x.content)).toEqual([expect.stringMatching(/boom[\s\S]*second question$/), 'Second answer.']);
+  });
+
+  it('a tool host that throws: the call is answered with what went wrong and the loop goes on', async () => {
+    const tools = scriptedTools({ srv__read: ok('x') });
+    tools.host.call = async () => {
+      throw new Error('host exploded');
+    };
+    const t = setup({ config: config({ mcp: { auto_approve: ['srv__*'] } }), tools, steps: [{ calls: [call('c1', 'srv__read')] }, { text: 'Sorry.' }, { text: 'Next.' }] });
+    expect(await t.core.ask('read', 'fast', signal())).toMatchObject({ outcome: 'done', text: 'Sorry.' });
+    expect(t.core.context.turns[2]).toMatchObject({ role: 'tool', tool_call_id: 'c1', content: '[aish] tool call failed: internal error: host exploded' });
+    expect(t.statuses()).toContain('tool call srv__read failed: internal error: host exploded');
+    expect(await t.core.ask('again', 'fast', signal())).toMatchObject({ outcome: 'done', text: 'Next.' });
+  });
+
+  it('a failure after the calls were made closes every open call with a tool turn saying why', async () => {
+    const tools = scriptedTools({ srv__read: ok('x') });
+    const t = setup({ tools, steps: [{ calls: [call('c1', 'srv__read'), call('c2', 'srv__read')] }, { text: 'Next.' }] });
+    const core = new TurnCore(
+      partsOf(t, {
+        recorder: {
+          ...recorderOf(t),
+          turn: (turn) => {
+            if (turn.role === 'assistant' && turn.tool_calls) throw new Error('log gone');
+            t.recorded.turns.push(turn);
+          },
+        },
+      }),
+    );
+    expect(await core.ask('read two', 'fast', signal())).toMatchObject({ outcome: 'failed', userTurnRemoved: false });
+    expect(tools.calls).toEqual([]);
+    expect(core.context.turns.map((x) => [x.role, x.content])).toEqual([
+      ['user', 'read two'],
+      ['assistant', ''],
+      ['tool', '[aish] tool call not run: the turn failed (log gone)'],
+      ['tool', '[aish] tool call not run: the turn failed (log gone)'],
+    ]);
+    expect(await core.ask('and now?', 'fast', signal())).toMatchObject({ outcome: 'done', text: 'Next.' });
+  });
+
+  it('arguments nested 5 000 deep are answered without running, printing or validating them', async () => {
+    const tools = scriptedTools({ srv__read: ok('x') });
+    const deep = `{"a":${'['.repeat(5000)}${']'.repeat(5000)}}`;
+    const t = setup({ tools, steps: [{ calls: [call('c1', 'srv__read', deep)] }, { text: 'Too deep, sorry.' }, { text: 'Fine.' }], answers: ['y'] });
+    expect(await t.core.ask('go', 'fast', signal())).toMatchObject({ outcome: 'done', text: 'Too deep, sorry.' });
+    expect(tools.calls).toEqual([]);
+    expect(t.questions).toEqual([]);
+    expect(t.core.context.turns[2]).toMatchObject({ role: 'tool', content: '[aish] tool arguments nested deeper than 64 levels; not run' });
+    expect(await t.core.ask('and now', 'fast', signal())).toMatchObject({ outcome: 'done' });
+  });
+
+  it('past broker.max_tool_calls the rest of the calls are answered as not run', async () => {
+    const tools = scriptedTools({ srv__read: ok('x') });
+    const calls = Array.from({ length: 5 }, (_, i) => call(`c${i}`, 'srv__read'));
+    const t = setup({ config: config({ broker: { max_tool_calls: 2 }, mcp: { auto_approve: ['srv__*'] } }), tools, steps: [{ calls }, { text: 'ok' }] });
+    await t.core.ask('many', 'fast', signal());
+    expect(tools.calls).toHaveLength(2);
+    const answers = t.core.context.turns.filter((x) => x.role === 'tool').map((x) => x.content);
+    expect(answers).toEqual(['x', 'x', ...Array(3).fill('[aish] tool call not run: more than 2 calls in one reply (broker.max_tool_calls)')]);
+    expect(t.statuses()).toContain('the reply made 5 tool calls; the first 2 run, the rest are answered as not run (broker.max_tool_calls)');
+    expect(t.recorded.audits.filter((a) => a.decision === 'invalid')).toHaveLength(3);
+  });
+
+  it('a reply cut at broker.max_reply_chars is kept marked; its calls and CMD: lines do not run', async () => {
+    const tools = scriptedTools({ srv__read: ok('x') });
+    const t = setup({ tools, steps: [{ text: 'CMD: rm -rf /tmp/x', calls: [call('c1', 'srv__read')], capped: 18 }], answers: ['y'] });
+    const result = await t.core.ask('go', 'fast', signal());
+    expect(result).toMatchObject({ outcome: 'done', cut: true });
+    expect(tools.calls).toEqual([]);
+    expect(t.ran).toEqual([]);
+    expect(t.core.context.turns.map((x) => x.content)).toEqual([
+      'go',
+      'CMD: rm -rf /tmp/x\n[reply cut at 18 chars]',
+      '[aish] tool call not run: the reply was cut at 18 chars (broker.max_reply_chars), its calls may be cut too',
+    ]);
+    expect(t.statuses()).toContain('reply cut at 18 chars (broker.max_reply_chars): aish stopped reading it');
   });
 });
 
@@ -418,6 +529,17 @@ describe('turn core: summary on eviction and reset', () => {
 });
 
 /** The parts of a setup's core, with some replaced (to build a second core on the same fakes). */
+/** A recorder that keeps what it is given in `t.recorded`. */
+function recorderOf(t: ReturnType<typeof setup>): SessionRecorder {
+  return {
+    turn: (x) => void t.recorded.turns.push(x),
+    unanswered: (q, e) => void t.recorded.unanswered.push([q, e]),
+    audit: (a) => void t.recorded.audits.push(a),
+    summary: (x) => void t.recorded.summaries.push(x),
+    reset: () => void t.recorded.resets++,
+  };
+}
+
 function partsOf(t: ReturnType<typeof setup>, over: Partial<ConstructorParameters<typeof TurnCore>[0]>): ConstructorParameters<typeof TurnCore>[0] {
   const cfg = config();
   return {
