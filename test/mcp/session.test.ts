@@ -6,6 +6,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpConnectError } from '../../src/mcp/errors.js';
 import { McpSession, type McpConnectOptions, type McpTool } from '../../src/mcp/session.js';
@@ -131,6 +132,22 @@ describe('auth over legacy SSE', () => {
   });
 });
 
+describe('a protocol version the SDK does not know', () => {
+  it('is the one sent in the mcp-protocol-version header afterwards: the server chose it', async () => {
+    const server = await startFixture(['--protocol', '2026-01-01']);
+    try {
+      await withSession('new', httpServer(`${server.origin}/mcp`), async (s) => {
+        expect((await s.callTool('echo', { text: 'hi' })).content).toBe('echo: hi');
+      });
+      const { protocolHeaders } = await fixtureStats(server);
+      expect(protocolHeaders.length).toBeGreaterThan(0);
+      expect(new Set(protocolHeaders)).toEqual(new Set(['2026-01-01']));
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 describe('transport selection', () => {
   it.each([400, 404, 405])('falls back to legacy SSE when the streamable POST gets %i', async (status) => {
     const server = await startFixture(['--post-status', String(status)]);
@@ -227,18 +244,19 @@ describe.each([
   { mode: 'streamable HTTP', cfg: (flags: string[] = []) => startFixture(flags).then((s) => httpServer(`${s.origin}/mcp`)) },
   { mode: 'stdio', cfg: async (flags: string[] = []) => fixtureStdio(flags) },
 ])('fixture over $mode', ({ cfg }) => {
-  it('reports a protocol version other than the one offered, and carries on', async () => {
+  // 2026-01-01 is newer than any the SDK knows: its client alone would refuse to connect.
+  it.each(['2024-11-05', '2026-01-01'])('reports a protocol version other than the one offered (%s), and carries on', async (version) => {
     const statuses: string[] = [];
     await withSession(
       'old',
-      await cfg(['--protocol', '2024-11-05']),
+      await cfg(['--protocol', version]),
       async (s) => {
-        expect(s.protocolVersion).toBe('2024-11-05');
+        expect(s.protocolVersion).toBe(version);
         expect((await s.callTool('echo', { text: 'still works' })).content).toBe('echo: still works');
       },
       options({}, statuses),
     );
-    expect(statuses).toEqual([expect.stringMatching(/^mcp old: protocol version mismatch \(sent \d{4}-\d\d-\d\d, got 2024-11-05\); proceeding$/)]);
+    expect(statuses).toEqual([`mcp old: protocol version mismatch (sent ${LATEST_PROTOCOL_VERSION}, got ${version}); proceeding`]);
   });
 
   it('flattens results: isError is advisory, JSON-RPC errors are dispatch failures', async () => {
