@@ -18,6 +18,7 @@ export class ReplyBuilder {
   /** `[DONE]` arrived, or the body was one whole completion. */
   #ended = false;
   readonly #tools = new ToolCallAccumulator();
+  #toldMissingIndex = false;
 
   /**
    * `text`: where the reply's text is collected (the caller's, so it keeps the partial text of a
@@ -95,6 +96,11 @@ export class ReplyBuilder {
     if (!Array.isArray(toolCalls) || toolCalls.length === 0) return;
     this.#receivedDelta = true;
     for (const started of this.#tools.add(toolCalls)) this.emit({ type: 'tool_call', ...started });
+    if (this.#tools.sawMissingIndex && !this.#toldMissingIndex) {
+      this.#toldMissingIndex = true;
+      // Seed 000 §5: a one-shot debug status, the first time per stream.
+      this.emit({ type: 'debug', message: 'tool-call delta without "index": placed by its position in the delta (index 0 for a single call)' });
+    }
   }
 
   #readFinish(choice: Record<string, unknown>): void {

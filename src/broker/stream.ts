@@ -54,7 +54,10 @@ export async function chatStream(
   const req = buildChatRequest(model, messages, opts);
   const [{ request }, { ReplyReader }] = await Promise.all([import('undici'), import('./sse.js')]);
   opts.signal?.throwIfAborted();
-  const emit = guardCallback(onEvent);
+  const debug = Boolean(opts.env.AISH_DEBUG);
+  const emit = guardCallback((e) => {
+    if (e.type !== 'debug' || debug) onEvent(e);
+  });
   const reply = new ReplyBuilder(emit, opts.text);
   const guard = new RequestGuard(model.timeout_ms ?? DEFAULT_TIMEOUT_MS, opts.signal);
   let res: ResponseData | undefined;
