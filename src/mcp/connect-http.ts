@@ -10,7 +10,7 @@ import { Reason } from './abort.js';
 import { connectClient, DEFAULT_CONNECT_TIMEOUT_MS, type Connected, type McpLogin } from './connect-client.js';
 import { describeMcpFailure, httpStatusOf, McpConnectError, McpLoginNeededError, McpLoginStarted, type FailureContext } from './errors.js';
 import { scrubSecrets } from './failure-text.js';
-import { AishOAuthProvider, LoginNeeded } from './oauth-provider.js';
+import { AishOAuthProvider, LoginNeeded, NoOAuthOffered } from './oauth-provider.js';
 import type { McpConnectOptions } from './session-types.js';
 
 const FALLBACK_STATUSES = new Set([400, 404, 405]);
@@ -101,6 +101,7 @@ export async function connectHttp(alias: string, cfg: McpServerConfig, opts: Mcp
   };
   const fail = (err: unknown, prefix = ''): McpConnectError => {
     if (err instanceof McpConnectError) return err;
+    if (inCauses(err, NoOAuthOffered)) return new McpConnectError(alias, err, NO_OAUTH);
     if (isLoginNeeded(err) || (httpStatusOf(err) === 401 && !token && opts.oauth && (cfg.oauth || /^\s*bearer\b/i.test(challenge ?? '')))) {
       return new McpLoginNeededError(alias, err);
     }
@@ -127,10 +128,22 @@ export async function connectHttp(alias: string, cfg: McpServerConfig, opts: Mcp
   }
 }
 
-/** A `LoginNeeded` anywhere in the cause chain (the SDK wraps what the provider throws). */
-function isLoginNeeded(err: unknown): boolean {
-  for (let e = err, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) if (e instanceof LoginNeeded) return true;
+/** A 401 from a server that takes a token and offers no login: how to give it one. */
+const NO_OAUTH = 'authentication failed (HTTP 401); the server offers no OAuth login: pass its token with --token-env VAR (the variable that holds it), or auth_env in the config';
+
+/** An error of class `kind` anywhere in the cause chain (the SDK wraps what the provider throws). */
+function inCauses(err: unknown, kind: new () => Error): boolean {
+  let e = err;
+  for (let depth = 0; e instanceof Error && depth < 8; depth++) {
+    const { cause } = e;
+    if (e instanceof kind) return true;
+    e = cause;
+  }
   return false;
+}
+
+function isLoginNeeded(err: unknown): boolean {
+  return inCauses(err, LoginNeeded);
 }
 
 /**

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpConnectError } from '../../src/mcp/errors.js';
+import { OAuthStore } from '../../src/mcp/oauth-store.js';
 import { McpSession, type McpConnectOptions, type McpTool } from '../../src/mcp/session.js';
 import {
   FIXTURE_SERVER,
@@ -97,6 +98,27 @@ describe('auth', () => {
     expect(statuses).toEqual(['mcp authed: UNSET_VAR is not set; connecting without a token']);
     const bare = await connectError('authed', httpServer(`${authed.origin}/mcp`));
     expect(bare.message).toBe('mcp authed: authentication failed (HTTP 401)');
+  });
+});
+
+describe('a Bearer-only server (401, no OAuth metadata) where a login may start', () => {
+  const NO_OAUTH = 'mcp authed: authentication failed (HTTP 401); the server offers no OAuth login: pass its token with --token-env VAR (the variable that holds it), or auth_env in the config';
+
+  it.each([
+    ['nothing kept', () => new OAuthStore(undefined)],
+    ['a discovery kept by an older aish', () => {
+      const store = new OAuthStore(undefined);
+      store.update(`${authed.origin}/mcp`, { discovery: { authorizationServerUrl: `${authed.origin}/` } });
+      return store;
+    }],
+  ])('says authentication failed and how to pass a token, with no login (%s)', async (_label, makeStore) => {
+    const opened: string[] = [];
+    const store = makeStore();
+    const err = await connectError('authed', httpServer(`${authed.origin}/mcp`), options({ oauth: { store, openUrl: async (url) => void opened.push(url.href) } }));
+    expect(err.message).toBe(NO_OAUTH);
+    expect(opened).toEqual([]);
+    // No client was registered at a guessed /register, and no discovery without metadata kept.
+    expect(store.get(`${authed.origin}/mcp`).client).toBeUndefined();
   });
 });
 
