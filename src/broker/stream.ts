@@ -2,6 +2,7 @@
 // arrive and its result returned at the end (SPEC §5). Failures are BrokerErrors with the
 // contract strings; a cancelled request rejects with the signal's reason, never a BrokerError.
 
+import type { Dispatcher } from 'undici';
 import type { ModelConfig } from '../config/schema.js';
 import { BrokerError, httpError, retryAfterMs, timeoutError, transportError } from './errors.js';
 import { ReplyBuilder } from './reply.js';
@@ -52,7 +53,7 @@ export async function chatStream(
   opts.text?.clear();
   opts.signal?.throwIfAborted();
   const req = buildChatRequest(model, messages, opts);
-  const [{ request }, { ReplyReader }] = await Promise.all([import('undici'), import('./sse.js')]);
+  const [{ request, getGlobalDispatcher }, { ReplyReader }] = await Promise.all([import('undici'), import('./sse.js')]);
   opts.signal?.throwIfAborted();
   const debug = Boolean(opts.env.AISH_DEBUG);
   const emit = guardCallback((e) => {
@@ -67,6 +68,8 @@ export async function chatStream(
       headers: req.headers,
       body: req.body,
       signal: guard.signal,
+      // Tells a server that took the connection and then said nothing from one never reached.
+      ...connectionWatch(getGlobalDispatcher(), () => guard.connected()),
       // The guard's idle timer is the one timeout; undici's own would cap it at 300 s.
       headersTimeout: 0,
       bodyTimeout: 0,
@@ -139,6 +142,7 @@ class RequestGuard {
   readonly #userSignal: AbortSignal | undefined;
   #timer: NodeJS.Timeout;
   #timedOut = false;
+  #connected = false;
   #responseStarted = false;
   #draining = false;
   #drainExpired = false;
@@ -169,6 +173,11 @@ class RequestGuard {
     return this.#controller.signal;
   }
 
+  /** The connection is up and the request goes out on it. */
+  connected(): void {
+    this.#connected = true;
+  }
+
   /** Headers arrived: the idle clock restarts for the body. */
   responded(): void {
     this.#responseStarted = true;
@@ -187,6 +196,7 @@ class RequestGuard {
       err instanceof BrokerError ? err : this.#timedOut ? timeoutError() : transportError(err, this.#responseStarted);
     broker.receivedDelta = receivedDelta;
     if (this.#timedOut && this.#responseStarted) broker.stalled = true;
+    else if (this.#timedOut && this.#connected) broker.unanswered = true;
     return broker;
   }
 
@@ -203,6 +213,35 @@ class RequestGuard {
 
   readonly #onAbort = (): void => {
     this.#controller.abort(this.#userSignal?.reason);
+  };
+}
+
+/** The dispatcher option that reports the connection, when the global dispatcher can be composed. */
+function connectionWatch(dispatcher: Dispatcher, onConnected: () => void): { dispatcher?: Dispatcher } {
+  return typeof dispatcher.compose === 'function' ? { dispatcher: dispatcher.compose(watchConnection(onConnected)) } : {};
+}
+
+/**
+ * An undici interceptor that calls `onConnected` once the request has a connected socket (undici
+ * starts a request on its socket only then); the handler is otherwise passed through untouched.
+ * The global dispatcher may be Node's own undici (its fetch installs it), whose handlers still
+ * speak the older interface: the hook is `onConnect` there, `onRequestStart` here.
+ */
+function watchConnection(onConnected: () => void): Dispatcher.DispatcherComposeInterceptor {
+  return (dispatch) => (options, handler) => {
+    const hook = 'onRequestStart' in handler ? 'onRequestStart' : 'onConnect';
+    const watched = new Proxy(handler, {
+      get(target, key) {
+        const value: unknown = Reflect.get(target, key, target);
+        if (typeof value !== 'function') return value;
+        if (key !== hook) return value.bind(target);
+        return (...args: unknown[]) => {
+          onConnected();
+          return value.apply(target, args);
+        };
+      },
+    });
+    return dispatch(options, watched);
   };
 }
 

@@ -301,6 +301,15 @@ describe('the error contract, from real failures', () => {
     expect(err.message).toBe('transport: Timeout was reached');
     expect(err.receivedDelta).toBe(false);
     expect(isFallbackEligible(err)).toBe(true);
+    // It took the connection: it is up, not answering; and it sent no header, so it did not stall mid-reply.
+    expect(err.unanswered).toBe(true);
+    expect(err.stalled).toBe(false);
+  });
+
+  it('a connection never made is not "unanswered"', async () => {
+    const err = await brokerError(chatStream(loopbackModel(server, { endpoint: `http://127.0.0.1:${await closedPort()}/v1` }), messages, () => {}, { env: {} }));
+    expect(err.message).toBe('transport: Connection refused');
+    expect(err.unanswered).toBe(false);
   });
 
   it('a stream that stalls after some text: Timeout, with the delta noted', async () => {
