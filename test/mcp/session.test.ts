@@ -248,14 +248,19 @@ describe('transport selection', () => {
     }
   });
 
-  it('times out a server that never answers', async () => {
+  it('times out a stdio server that never answers: nothing to say about a connection', async () => {
+    const err = await connectError('mute', { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'], env: {} }, options({ timeoutMs: 300 }));
+    expect(err.message).toBe('mcp mute: no answer within 300 ms');
+  });
+
+  it('times out an HTTP server that took the connection and never answers, saying so', async () => {
     const net = await import('node:net');
     const silent = net.createServer(() => {});
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     try {
       const port = (silent.address() as import('node:net').AddressInfo).port;
       const err = await connectError('silent', httpServer(`http://127.0.0.1:${port}/mcp`), options({ timeoutMs: 300 }));
-      expect(err.message).toBe('mcp silent: no answer within 300 ms');
+      expect(err.message).toBe('mcp silent: the server accepted the connection but did not answer within 300 ms');
     } finally {
       silent.close();
     }
