@@ -12,6 +12,7 @@ import { SavedPrompts } from './history/saved-prompts.js';
 import { SessionStore } from './history/session.js';
 import type { Io } from './io.js';
 import { openUrl } from './mcp/open-url.js';
+import type { ProcessGroups } from './mcp/process-groups.js';
 import { createRegistry } from './mcp/startup.js';
 import { MemoryStore } from './memory/store.js';
 import { copyCommands } from './meta/copy.js';
@@ -72,6 +73,8 @@ export interface AppOptions {
   /** The start-up file drew the banner and the first prompt (front.ts). */
   promptShown?: boolean;
   startedAt?: Date;
+  /** Where the stdio MCP servers' process groups are listed, for the exit to end what is left. */
+  groups?: ProcessGroups;
 }
 
 /** Builds an interactive session; `run()` on the result starts it. */
@@ -119,7 +122,7 @@ export function createApp(opts: AppOptions): Repl {
     roots: config.mcp.roots,
     home: env.HOME,
   });
-  mcp = createRegistry(config, env, version, render, { stateDir: opts.stateDir, isTTY: io.isTTY, onLog, requests, place: () => ({ env: shell.env, cwd: shell.cwd }) });
+  mcp = createRegistry(config, env, version, render, { stateDir: opts.stateDir, isTTY: io.isTTY, onLog, requests, place: () => ({ env: shell.env, cwd: shell.cwd }), ...(opts.groups ? { groups: opts.groups } : {}) });
   const size = () => ({ cols: io.columns(), rows: io.rows?.() ?? 24 });
   const shell = new ShellRunner({
     shell: config.shell,

@@ -10,6 +10,7 @@ import { PendingOutput } from './context/pending-output.js';
 import { UsageError, errorMessage } from './errors.js';
 import { SessionStore } from './history/session.js';
 import type { Io } from './io.js';
+import type { ProcessGroups } from './mcp/process-groups.js';
 import { connectConfiguredServers, createRegistry } from './mcp/startup.js';
 import { Renderer } from './render/renderer.js';
 import { colorLevel, createStyle } from './render/style.js';
@@ -43,6 +44,8 @@ export interface OneShotOptions {
   /** aish's state dir, where OAuth tokens are kept (undefined: none). */
   stateDir?: string | undefined;
   signal: AbortSignal;
+  /** Where the stdio MCP servers' process groups are listed, for the exit to end what is left. */
+  groups?: ProcessGroups;
 }
 
 /** Reads a pipe to its end, keeping at most `maxChars` (head and tail) as command output is kept. */
@@ -89,7 +92,7 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
     roots: config.mcp.roots,
     home: env.HOME,
   });
-  registry = createRegistry(config, env, opts.version, render, { stateDir: opts.stateDir, isTTY: false, onLog: (line) => view({ type: 'notice', message: line }), requests });
+  registry = createRegistry(config, env, opts.version, render, { stateDir: opts.stateDir, isTTY: false, onLog: (line) => view({ type: 'notice', message: line }), requests, ...(opts.groups ? { groups: opts.groups } : {}) });
   const status = (message: string) => render.status(message);
   const project = new ProjectContext(config.context.project.max_chars, () => env);
   const sessions = opts.resume === undefined ? null : new SessionStore({ historyDir: opts.historyDir, enabled: true, startedAt: new Date(), model, version: opts.version, onStatus: status, redact });
