@@ -23,6 +23,7 @@ import type { Renderer } from '../render/renderer.js';
 import type { BackgroundLines } from './background-lines.js';
 import { formatQuestion } from '../render/question.js';
 import { neutralize } from '../render/sanitize.js';
+import { loadWidths } from '../render/text-width.js';
 import type { ProjectContext } from '../project/context.js';
 import { attachMentions } from '../project/mentions.js';
 import { plainQuestion, type KeyQuestion } from '../safety/confirm.js';
@@ -190,9 +191,11 @@ export class Repl implements MetaContext {
    * command or arguments it quotes are shown whole and readable (render/question.ts), and every
    * part passes the sanitizer.
    */
-  askKey(question: KeyQuestion): Promise<string | null> {
+  async askKey(question: KeyQuestion): Promise<string | null> {
     const reader = this.#reader;
-    if (!reader) return Promise.resolve(null);
+    if (!reader) return null;
+    // Wide characters (CJK, emoji) wrap by the columns they take.
+    await loadWidths();
     const text = formatQuestion(question, { columns: this.#io.columns(), rows: this.#io.rows?.() ?? 24 });
     this.#parts.background?.atPrompt(true);
     return reader.askKey(text, question.keys, question.fallback).finally(() => this.#parts.background?.atPrompt(false));
