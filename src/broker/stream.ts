@@ -2,7 +2,6 @@
 // arrive and its result returned at the end (SPEC §5). Failures are BrokerErrors with the
 // contract strings; a cancelled request rejects with the signal's reason, never a BrokerError.
 
-import type { Dispatcher } from 'undici';
 import type { ModelConfig } from '../config/schema.js';
 import { BrokerError, httpError, retryAfterMs, timeoutError, transportError } from './errors.js';
 import { ReplyBuilder } from './reply.js';
@@ -35,6 +34,8 @@ export interface ChatOptions {
 }
 
 type Undici = typeof import('undici');
+type Dispatcher = import('undici').Dispatcher;
+type Interceptor = import('undici').Dispatcher.DispatcherComposeInterceptor;
 type ResponseData = Awaited<ReturnType<Undici['request']>>;
 
 /**
@@ -227,7 +228,7 @@ function connectionWatch(dispatcher: Dispatcher, onConnected: () => void): { dis
  * The global dispatcher may be Node's own undici (its fetch installs it), whose handlers still
  * speak the older interface: the hook is `onConnect` there, `onRequestStart` here.
  */
-function watchConnection(onConnected: () => void): Dispatcher.DispatcherComposeInterceptor {
+function watchConnection(onConnected: () => void): Interceptor {
   return (dispatch) => (options, handler) => {
     const hook = 'onRequestStart' in handler ? 'onRequestStart' : 'onConnect';
     const watched = new Proxy(handler, {

@@ -24,7 +24,7 @@ export class ProcessGroups {
 
   /**
    * SIGTERM to every group listed, then SIGKILL to each: nothing in them outlives aish, even a
-   * server that ignores SIGTERM. Synchronous (callable right before `process.exit`), never throws.
+   * server that ignores SIGTERM. Synchronous (callable in the last moment before the exit), never throws.
    */
   endNow(): void {
     for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
