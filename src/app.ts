@@ -37,7 +37,7 @@ import { createTurnView } from './render/turn-view.js';
 import { BackgroundLines } from './repl/background-lines.js';
 import { bannerText } from './repl/banner.js';
 import { Repl } from './repl/repl.js';
-import type { AskFn, AskKeyFn } from './safety/confirm.js';
+import type { AskFn, AskKeyFn, KeyQuestion } from './safety/confirm.js';
 import { ApprovalGate } from './safety/gate.js';
 import { policyFromConfig } from './safety/policy.js';
 import { Redactor } from './safety/redact.js';
@@ -104,10 +104,12 @@ export function createApp(opts: AppOptions): Repl {
   const models = presetModels(config, env, redact);
   // A server's questions stop the spinner first, so they stand on their own line.
   const askPerson = ask && ((question: string) => (view({ type: 'hold' }), ask(question)));
+  const askKeyPerson = askKey && ((question: KeyQuestion) => (view({ type: 'hold' }), askKey(question)));
   const requests = serverRequests({
     elicitation: config.mcp.elicitation,
     sampling: config.mcp.sampling,
     ask: askPerson,
+    askKey: askKeyPerson,
     status: (message) => view({ type: 'notice', message }),
     gate: { sampling: (...args) => (view({ type: 'hold' }), gate.sampling(...args)) },
     openUrl: async (url) => {
@@ -188,7 +190,7 @@ export function createApp(opts: AppOptions): Repl {
     config,
     env,
     render,
-    commands: [...coreCommands, ...sessionCommands, ...mcpCommands, ...toolsCommands, ...routeCommands, ...norrisCommands, ...memoryCommands, ...permsCommands, ...projectCommands, ...promptCommands, ...editCommands, ...copyCommands, ...trustCommands({ storeFile: trustFileOf(opts.stateDir), ask })],
+    commands: [...coreCommands, ...sessionCommands, ...mcpCommands, ...toolsCommands, ...routeCommands, ...norrisCommands, ...memoryCommands, ...permsCommands, ...projectCommands, ...promptCommands, ...editCommands, ...copyCommands, ...trustCommands({ storeFile: trustFileOf(opts.stateDir), askKey })],
     core,
     sessions,
     shell,
