@@ -12,6 +12,7 @@ import { SavedPrompts } from './history/saved-prompts.js';
 import { SessionStore } from './history/session.js';
 import type { Io } from './io.js';
 import { openUrl } from './mcp/open-url.js';
+import type { ProcessGroups } from './mcp/process-groups.js';
 import { createRegistry } from './mcp/startup.js';
 import { MemoryStore } from './memory/store.js';
 import { copyCommands } from './meta/copy.js';
@@ -36,7 +37,7 @@ import { createTurnView } from './render/turn-view.js';
 import { BackgroundLines } from './repl/background-lines.js';
 import { bannerText } from './repl/banner.js';
 import { Repl } from './repl/repl.js';
-import type { AskFn, AskKeyFn } from './safety/confirm.js';
+import type { AskFn, AskKeyFn, KeyQuestion } from './safety/confirm.js';
 import { ApprovalGate } from './safety/gate.js';
 import { policyFromConfig } from './safety/policy.js';
 import { Redactor } from './safety/redact.js';
@@ -72,6 +73,8 @@ export interface AppOptions {
   /** The start-up file drew the banner and the first prompt (front.ts). */
   promptShown?: boolean;
   startedAt?: Date;
+  /** Where the stdio MCP servers' process groups are listed, for the exit to end what is left. */
+  groups?: ProcessGroups;
 }
 
 /** Builds an interactive session; `run()` on the result starts it. */
@@ -101,10 +104,12 @@ export function createApp(opts: AppOptions): Repl {
   const models = presetModels(config, env, redact);
   // A server's questions stop the spinner first, so they stand on their own line.
   const askPerson = ask && ((question: string) => (view({ type: 'hold' }), ask(question)));
+  const askKeyPerson = askKey && ((question: KeyQuestion) => (view({ type: 'hold' }), askKey(question)));
   const requests = serverRequests({
     elicitation: config.mcp.elicitation,
     sampling: config.mcp.sampling,
     ask: askPerson,
+    askKey: askKeyPerson,
     status: (message) => view({ type: 'notice', message }),
     gate: { sampling: (...args) => (view({ type: 'hold' }), gate.sampling(...args)) },
     openUrl: async (url) => {
@@ -119,7 +124,7 @@ export function createApp(opts: AppOptions): Repl {
     roots: config.mcp.roots,
     home: env.HOME,
   });
-  mcp = createRegistry(config, env, version, render, { stateDir: opts.stateDir, isTTY: io.isTTY, onLog, requests, place: () => ({ env: shell.env, cwd: shell.cwd }) });
+  mcp = createRegistry(config, env, version, render, { stateDir: opts.stateDir, isTTY: io.isTTY, onLog, requests, place: () => ({ env: shell.env, cwd: shell.cwd }), ...(opts.groups ? { groups: opts.groups } : {}) });
   const size = () => ({ cols: io.columns(), rows: io.rows?.() ?? 24 });
   const shell = new ShellRunner({
     shell: config.shell,
@@ -183,7 +188,7 @@ export function createApp(opts: AppOptions): Repl {
     config,
     env,
     render,
-    commands: [...coreCommands, ...sessionCommands, ...mcpCommands, ...toolsCommands, ...routeCommands, ...norrisCommands, ...memoryCommands, ...permsCommands, ...projectCommands, ...promptCommands, ...editCommands, ...copyCommands, ...trustCommands({ storeFile: trustFileOf(opts.stateDir), ask })],
+    commands: [...coreCommands, ...sessionCommands, ...mcpCommands, ...toolsCommands, ...routeCommands, ...norrisCommands, ...memoryCommands, ...permsCommands, ...projectCommands, ...promptCommands, ...editCommands, ...copyCommands, ...trustCommands({ storeFile: trustFileOf(opts.stateDir), askKey })],
     core,
     sessions,
     shell,

@@ -15,6 +15,7 @@ import { ConfigError, FatalError, UsageError, describeError, errorMessage, lostS
 import { neutralize } from './render/sanitize.js';
 import type { FrontState } from './front.js';
 import type { Io } from './io.js';
+import { ProcessGroups } from './mcp/process-groups.js';
 import type { Shutdown } from './shutdown.js';
 import { xdgData, xdgState } from 'xdg-basedir';
 
@@ -66,6 +67,7 @@ async function main(shutdown: Shutdown, front: FrontState): Promise<number> {
   let app: ReturnType<typeof createApp>;
   try {
     app = createApp({
+      groups: exitGroups(shutdown),
       io,
       config: loaded.config,
       configFile: loaded.file,
@@ -111,6 +113,7 @@ async function oneShot(cli: CliOptions, config: Config, env: Record<string, stri
   const io = createIo(Boolean(process.stdout.isTTY && process.stderr.isTTY));
   try {
     return await runOneShot({
+      groups: exitGroups(shutdown),
       io,
       config,
       env,
@@ -219,4 +222,15 @@ export function start(front: FrontState, shutdown: Shutdown): void {
       shutdown.exit(err instanceof FatalError ? err.exitCode : 1);
     },
   );
+}
+
+/**
+ * The stdio MCP servers' process groups, each ended at exit if still there: when the one-second
+ * backstop exits before the servers' close got to SIGKILL, a server that ignores SIGTERM (or a
+ * child of its launcher) would otherwise outlive aish.
+ */
+function exitGroups(shutdown: Shutdown): ProcessGroups {
+  const groups = new ProcessGroups();
+  shutdown.atExit(() => groups.endNow());
+  return groups;
 }

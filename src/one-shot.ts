@@ -15,6 +15,7 @@ import { PendingOutput } from './context/pending-output.js';
 import { AishError, UsageError, errorMessage } from './errors.js';
 import { SessionStore } from './history/session.js';
 import type { Io } from './io.js';
+import type { ProcessGroups } from './mcp/process-groups.js';
 import { connectConfiguredServers, createRegistry } from './mcp/startup.js';
 import { Renderer } from './render/renderer.js';
 import { ScriptOutput, createStatusView, type ScriptError, type ScriptFormat } from './render/script-output.js';
@@ -53,6 +54,8 @@ export interface OneShotOptions {
   /** `--output`: JSON on stdout for a script; undefined is the plain reply. */
   output?: 'json' | 'jsonl' | undefined;
   signal: AbortSignal;
+  /** Where the stdio MCP servers' process groups are listed, for the exit to end what is left. */
+  groups?: ProcessGroups;
 }
 
 /** The exit codes of `-p` (README, docs/usage.md "Scripting with -p"). */
@@ -126,7 +129,7 @@ async function askOnce(opts: OneShotOptions, script: ScriptOutput, redact: (text
     roots: config.mcp.roots,
     home: env.HOME,
   });
-  const registry = createRegistry(config, env, opts.version, render, { stateDir: opts.stateDir, isTTY: false, onLog: (line) => view({ type: 'notice', message: line }), requests });
+  const registry = createRegistry(config, env, opts.version, render, { stateDir: opts.stateDir, isTTY: false, onLog: (line) => view({ type: 'notice', message: line }), requests, ...(opts.groups ? { groups: opts.groups } : {}) });
   servers.registry = registry;
   const status = (message: string) => render.status(message);
   const project = new ProjectContext(config.context.project.max_chars, () => env);

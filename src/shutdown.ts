@@ -15,6 +15,7 @@ import { lostStreamCode } from './errors.js';
 export class Shutdown {
   #code: number | undefined;
   #stopWork: ((code: number) => void) | undefined;
+  #atExit: Array<() => void> = [];
   /** The standard streams that were a terminal at start. */
   readonly #terminals = [0, 1, 2].filter((fd) => tty.isatty(fd));
 
@@ -25,6 +26,14 @@ export class Shutdown {
   /** How to end the work in progress (the REPL, the one-shot question); until then, exit at once. */
   stopWith(stop: (code: number) => void): void {
     this.#stopWork = stop;
+  }
+
+  /**
+   * What must happen right before the process exits, however it exits (the backstop included):
+   * synchronous, as `process.exit` does not wait. A hook that throws does not stop the exit.
+   */
+  atExit(hook: () => void): void {
+    this.#atExit.push(hook);
   }
 
   begin(code: number): void {
@@ -42,6 +51,13 @@ export class Shutdown {
 
   /** Exits with the shutdown's code if there is one, else with `code`. */
   exit(code: number): never {
+    for (const hook of this.#atExit.splice(0)) {
+      try {
+        hook();
+      } catch {
+        // The exit goes on.
+      }
+    }
     // At exit Node restores the mode of each terminal it started with and, before Node 24, aborts
     // when that fails (nodejs/node#51519), as it does on a terminal that has hung up (isatty is
     // then false): let go of such a terminal first, and Node skips it.

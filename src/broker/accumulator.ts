@@ -31,10 +31,19 @@ export class ToolCallAccumulator {
   readonly #bySlot = new Map<number, Entry>();
   readonly #byId = new Map<string, Entry>();
   #argumentChars = 0;
+  #withoutIndex = false;
 
   /** The chars of every call's arguments so far. */
   get argumentChars(): number {
     return this.#argumentChars;
+  }
+
+  /**
+   * Whether a fragment came without a usable `index` (some llama.cpp builds omit it for a single
+   * call; the OpenAI spec requires it): it was placed by its position in the delta's array.
+   */
+  get sawMissingIndex(): boolean {
+    return this.#withoutIndex;
   }
 
   /** Adds one delta's `tool_calls` array (anything else is ignored); returns the calls it started. */
@@ -44,6 +53,7 @@ export class ToolCallAccumulator {
     toolCalls.forEach((raw, position) => {
       const fragment = readFragment(raw, position);
       if (!fragment) return;
+      if (readIndex((raw as Record<string, unknown>).index) === undefined) this.#withoutIndex = true;
       const { entry, isNew } = this.#entryFor(fragment);
       if (fragment.id && !entry.id) {
         entry.id = fragment.id;

@@ -23,6 +23,8 @@ export class BrokerError extends AishError {
   readonly retryAfterMs: number | undefined;
   /** The server had answered, then went silent until the idle timeout: it is up, but stuck. */
   stalled = false;
+  /** The server accepted the connection but sent no response header within the timeout: up, but not answering. */
+  unanswered = false;
 
   constructor(
     readonly kind: BrokerErrorKind,

@@ -22,6 +22,7 @@ export class ReplyBuilder {
   /** Chars kept so far: text and tool-call arguments. */
   #chars = 0;
   #capped = false;
+  #toldMissingIndex = false;
 
   /**
    * `text`: where the reply's text is collected (the caller's, so it keeps the partial text of a
@@ -120,6 +121,11 @@ export class ReplyBuilder {
     // Arguments count with the text: a reply of ten thousand calls is as long as its arguments.
     this.#chars = this.#text.length + this.#tools.argumentChars;
     if (this.#chars > this.#maxChars) this.#capped = true;
+    if (this.#tools.sawMissingIndex && !this.#toldMissingIndex) {
+      this.#toldMissingIndex = true;
+      // Seed 000 §5: a one-shot debug status, the first time per stream.
+      this.emit({ type: 'debug', message: 'tool-call delta without "index": placed by its position in the delta (index 0 for a single call)' });
+    }
   }
 
   #readFinish(choice: Record<string, unknown>): void {

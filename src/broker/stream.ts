@@ -39,6 +39,8 @@ export interface ChatOptions {
 }
 
 type Undici = typeof import('undici');
+type Dispatcher = import('undici').Dispatcher;
+type Interceptor = import('undici').Dispatcher.DispatcherComposeInterceptor;
 type ResponseData = Awaited<ReturnType<Undici['request']>>;
 
 /**
@@ -57,9 +59,12 @@ export async function chatStream(
   opts.text?.clear();
   opts.signal?.throwIfAborted();
   const req = buildChatRequest(model, messages, opts);
-  const [{ request }, { ReplyReader }] = await Promise.all([import('undici'), import('./sse.js')]);
+  const [{ request, getGlobalDispatcher }, { ReplyReader }] = await Promise.all([import('undici'), import('./sse.js')]);
   opts.signal?.throwIfAborted();
-  const emit = guardCallback(onEvent);
+  const debug = Boolean(opts.env.AISH_DEBUG);
+  const emit = guardCallback((e) => {
+    if (e.type !== 'debug' || debug) onEvent(e);
+  });
   const reply = new ReplyBuilder(emit, opts.text, opts.maxReplyChars);
   const guard = new RequestGuard(model.timeout_ms ?? DEFAULT_TIMEOUT_MS, opts.signal);
   let res: ResponseData | undefined;
@@ -69,6 +74,8 @@ export async function chatStream(
       headers: req.headers,
       body: req.body,
       signal: guard.signal,
+      // Tells a server that took the connection and then said nothing from one never reached.
+      ...connectionWatch(getGlobalDispatcher(), () => guard.connected()),
       // The guard's idle timer is the one timeout; undici's own would cap it at 300 s.
       headersTimeout: 0,
       bodyTimeout: 0,
@@ -144,6 +151,7 @@ class RequestGuard {
   readonly #userSignal: AbortSignal | undefined;
   #timer: NodeJS.Timeout;
   #timedOut = false;
+  #connected = false;
   #responseStarted = false;
   #draining = false;
   #drainExpired = false;
@@ -174,6 +182,11 @@ class RequestGuard {
     return this.#controller.signal;
   }
 
+  /** The connection is up and the request goes out on it. */
+  connected(): void {
+    this.#connected = true;
+  }
+
   /** Headers arrived: the idle clock restarts for the body. */
   responded(): void {
     this.#responseStarted = true;
@@ -192,6 +205,7 @@ class RequestGuard {
       err instanceof BrokerError ? err : this.#timedOut ? timeoutError() : transportError(err, this.#responseStarted);
     broker.receivedDelta = receivedDelta;
     if (this.#timedOut && this.#responseStarted) broker.stalled = true;
+    else if (this.#timedOut && this.#connected) broker.unanswered = true;
     return broker;
   }
 
@@ -208,6 +222,35 @@ class RequestGuard {
 
   readonly #onAbort = (): void => {
     this.#controller.abort(this.#userSignal?.reason);
+  };
+}
+
+/** The dispatcher option that reports the connection, when the global dispatcher can be composed. */
+function connectionWatch(dispatcher: Dispatcher, onConnected: () => void): { dispatcher?: Dispatcher } {
+  return typeof dispatcher.compose === 'function' ? { dispatcher: dispatcher.compose(watchConnection(onConnected)) } : {};
+}
+
+/**
+ * An undici interceptor that calls `onConnected` once the request has a connected socket (undici
+ * starts a request on its socket only then); the handler is otherwise passed through untouched.
+ * The global dispatcher may be Node's own undici (its fetch installs it), whose handlers still
+ * speak the older interface: the hook is `onConnect` there, `onRequestStart` here.
+ */
+function watchConnection(onConnected: () => void): Interceptor {
+  return (dispatch) => (options, handler) => {
+    const hook = 'onRequestStart' in handler ? 'onRequestStart' : 'onConnect';
+    const watched = new Proxy(handler, {
+      get(target, key) {
+        const value: unknown = Reflect.get(target, key, target);
+        if (typeof value !== 'function') return value;
+        if (key !== hook) return value.bind(target);
+        return (...args: unknown[]) => {
+          onConnected();
+          return value.apply(target, args);
+        };
+      },
+    });
+    return dispatch(options, watched);
   };
 }
 

@@ -47,7 +47,9 @@ export type BrokerEvent =
   | { type: 'reasoning'; text: string }
   | { type: 'tool_call'; index: number; name?: string }
   | { type: 'usage'; usage: TokenUsage }
-  | { type: 'warning'; message: string };
+  | { type: 'warning'; message: string }
+  /** Said once per reply about a backend's quirk; `chatStream` passes it on only under `AISH_DEBUG`. */
+  | { type: 'debug'; message: string };
 
 /** A reply that ended normally. `receivedDelta` says whether any text or tool-call data arrived. */
 export interface ChatResult {

@@ -5,13 +5,20 @@
 /** An error whose message is already the one-line reason. */
 export class Reason extends Error {}
 
+/** The attempt ran out of time: `no answer within <ms> ms`. */
+export class TimedOut extends Reason {
+  constructor(readonly timeoutMs: number) {
+    super(`no answer within ${timeoutMs} ms`);
+  }
+}
+
 /**
  * A signal for one connect attempt: it aborts with `no answer within <ms> ms` after `timeoutMs`,
  * or with `cancelled` when `outer` aborts later. `dispose` clears the timer and the listener.
  */
 export function connectDeadline(outer: AbortSignal | undefined, timeoutMs: number): { signal: AbortSignal; dispose: () => void } {
   const attempt = new AbortController();
-  const timer = setTimeout(() => attempt.abort(new Reason(`no answer within ${timeoutMs} ms`)), timeoutMs);
+  const timer = setTimeout(() => attempt.abort(new TimedOut(timeoutMs)), timeoutMs);
   const onAbort = () => attempt.abort(new Reason('cancelled'));
   outer?.addEventListener('abort', onAbort, { once: true });
   return {

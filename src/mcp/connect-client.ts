@@ -3,7 +3,14 @@
 // `McpSession`. On failure the client is closed and the caller's error is thrown.
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  LATEST_PROTOCOL_VERSION,
+  ListRootsRequestSchema,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type JSONRPCMessage,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { raceAbort } from './abort.js';
 import type { McpConnectError } from './errors.js';
@@ -53,15 +60,45 @@ function newClient(opts: McpConnectOptions, alias: string): Client {
   return client;
 }
 
-/** Records the protocol version the client settles on; stdio transports have no hook of their own. */
+/**
+ * Records the protocol version the server answered, and lets it answer one the SDK does not know:
+ * aish accepts whatever the server returns and says so (seed 000 §4, "proceeding"), where the
+ * SDK's client would give up. The SDK sees its newest version in that answer; the transport is
+ * told the server's own, so the `mcp-protocol-version` header is the one the server chose.
+ */
 function watchProtocolVersion(transport: Transport): () => string | undefined {
   let version: string | undefined;
-  const original = transport.setProtocolVersion?.bind(transport);
-  transport.setProtocolVersion = (v: string) => {
-    version = v;
-    original?.(v);
+  const start = transport.start.bind(transport);
+  // The client sets its message handler just before it starts the transport; the handshake's
+  // answer is the first one carrying a protocol version.
+  transport.start = () => {
+    const deliver = transport.onmessage;
+    transport.onmessage = <T extends JSONRPCMessage>(message: T, extra?: Parameters<NonNullable<Transport['onmessage']>>[1]) => {
+      if (version === undefined) {
+        const answered = protocolVersionOf(message);
+        if (answered !== undefined) {
+          version = answered;
+          if (!SUPPORTED_PROTOCOL_VERSIONS.includes(answered)) message = withProtocolVersion(message, LATEST_PROTOCOL_VERSION);
+        }
+      }
+      deliver?.(message, extra);
+    };
+    return start();
   };
+  const original = transport.setProtocolVersion?.bind(transport);
+  transport.setProtocolVersion = (v: string) => original?.(version ?? v);
   return () => version;
+}
+
+/** The `protocolVersion` of an initialize answer, or undefined for any other message. */
+function protocolVersionOf(message: JSONRPCMessage): string | undefined {
+  if (!('result' in message) || typeof message.result !== 'object' || message.result === null) return undefined;
+  const { protocolVersion } = message.result as { protocolVersion?: unknown };
+  return typeof protocolVersion === 'string' ? protocolVersion : undefined;
+}
+
+function withProtocolVersion<T extends JSONRPCMessage>(message: T, version: string): T {
+  return { ...message, result: { ...(message as { result: object }).result, protocolVersion: version } };
 }
 
 /** Connects a new SDK client over `transport`; on failure closes it and throws `mapError(err)`. */

@@ -6,11 +6,12 @@
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { McpServerConfig } from '../config/schema.js';
-import { Reason } from './abort.js';
+import diagnosticsChannel from 'node:diagnostics_channel';
+import { Reason, TimedOut } from './abort.js';
 import { connectClient, DEFAULT_CONNECT_TIMEOUT_MS, type Connected, type McpLogin } from './connect-client.js';
 import { describeMcpFailure, httpStatusOf, McpConnectError, McpLoginNeededError, McpLoginStarted, type FailureContext } from './errors.js';
 import { scrubSecrets } from './failure-text.js';
-import { AishOAuthProvider, LoginNeeded } from './oauth-provider.js';
+import { AishOAuthProvider, LoginNeeded, NoOAuthOffered } from './oauth-provider.js';
 import type { McpConnectOptions } from './session-types.js';
 
 const FALLBACK_STATUSES = new Set([400, 404, 405]);
@@ -45,11 +46,6 @@ export async function connectHttp(alias: string, cfg: McpServerConfig, opts: Mcp
   }
   const secrets = token ? [token] : [];
   const ctx: FailureContext = { url, timeoutMs: opts.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS };
-  const failPlain = (err: unknown, prefix = ''): McpConnectError => {
-    const reason = err instanceof Reason ? err.message : describeMcpFailure(err, ctx);
-    const status = httpStatusOf(err);
-    return new McpConnectError(alias, err, scrubSecrets(`${prefix}${reason}${status === 401 ? hint : ''}`, secrets));
-  };
   const target = displayUrl(url);
   let provider: AishOAuthProvider | undefined;
   try {
@@ -57,6 +53,16 @@ export async function connectHttp(alias: string, cfg: McpServerConfig, opts: Mcp
   } catch (err) {
     throw new McpConnectError(alias, err, `oauth: ${err instanceof Error ? err.message : String(err)}`);
   }
+  // A server that took the connection and then said nothing is up, but not answering. The watch
+  // ends in the `finally` at the end.
+  const sent = watchRequestsTo(url.origin);
+  let handshaken = false;
+  const failPlain = (err: unknown, prefix = ''): McpConnectError => {
+    const accepted = err instanceof TimedOut && (handshaken || sent.any());
+    const reason = accepted ? `the server accepted the connection but did not answer within ${err.timeoutMs} ms` : err instanceof Reason ? err.message : describeMcpFailure(err, ctx);
+    const status = httpStatusOf(err);
+    return new McpConnectError(alias, err, scrubSecrets(`${prefix}${reason}${status === 401 ? hint : ''}`, secrets));
+  };
   // Without a provider a 401 is only reported; one that asks for a Bearer token means a login.
   let challenge: string | null = null;
   const watchChallenge = async (input: string | URL, init?: RequestInit): Promise<Response> => {
@@ -101,13 +107,33 @@ export async function connectHttp(alias: string, cfg: McpServerConfig, opts: Mcp
   };
   const fail = (err: unknown, prefix = ''): McpConnectError => {
     if (err instanceof McpConnectError) return err;
+    if (inCauses(err, NoOAuthOffered)) return new McpConnectError(alias, err, NO_OAUTH);
     if (isLoginNeeded(err) || (httpStatusOf(err) === 401 && !token && opts.oauth && (cfg.oauth || /^\s*bearer\b/i.test(challenge ?? '')))) {
       return new McpLoginNeededError(alias, err);
     }
     return failPlain(err, prefix);
   };
 
-  if (cfg.transport === 'sse') {
+  try {
+    const connected = await attemptInOrder(cfg.transport, signal, attempt, fail);
+    handshaken = true;
+    return connected;
+  } finally {
+    sent.stop();
+  }
+}
+
+/**
+ * Streamable HTTP, then legacy SSE after a 400/404/405 (no `transport`); only SSE for `'sse'`;
+ * never SSE for `'http'`. Failures go through `fail`.
+ */
+async function attemptInOrder(
+  transport: McpServerConfig['transport'],
+  signal: AbortSignal,
+  attempt: (kind: 'streamable-http' | 'sse') => Promise<Connected>,
+  fail: (err: unknown, prefix?: string) => McpConnectError,
+): Promise<Connected> {
+  if (transport === 'sse') {
     try {
       return await attempt('sse');
     } catch (err) {
@@ -118,7 +144,7 @@ export async function connectHttp(alias: string, cfg: McpServerConfig, opts: Mcp
     return await attempt('streamable-http');
   } catch (err) {
     const status = httpStatusOf(err);
-    if (cfg.transport === 'http' || signal.aborted || status === undefined || !FALLBACK_STATUSES.has(status)) throw fail(err);
+    if (transport === 'http' || signal.aborted || status === undefined || !FALLBACK_STATUSES.has(status)) throw fail(err);
     try {
       return await attempt('sse');
     } catch (sseErr) {
@@ -127,10 +153,36 @@ export async function connectHttp(alias: string, cfg: McpServerConfig, opts: Mcp
   }
 }
 
-/** A `LoginNeeded` anywhere in the cause chain (the SDK wraps what the provider throws). */
-function isLoginNeeded(err: unknown): boolean {
-  for (let e = err, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) if (e instanceof LoginNeeded) return true;
+/**
+ * Whether a request to `origin` went out on a connected socket while watched (undici's
+ * `sendHeaders` diagnostics, published by Node's fetch and by the undici package alike).
+ */
+function watchRequestsTo(origin: string): { any(): boolean; stop(): void } {
+  let seen = false;
+  const onSend = (message: unknown) => {
+    const request = (message as { request?: { origin?: unknown } }).request;
+    if (request && String(request.origin).replace(/\/$/, '') === origin) seen = true;
+  };
+  diagnosticsChannel.subscribe('undici:client:sendHeaders', onSend);
+  return { any: () => seen, stop: () => diagnosticsChannel.unsubscribe('undici:client:sendHeaders', onSend) };
+}
+
+/** A 401 from a server that takes a token and offers no login: how to give it one. */
+const NO_OAUTH = 'authentication failed (HTTP 401); the server offers no OAuth login: pass its token with --token-env VAR (the variable that holds it), or auth_env in the config';
+
+/** An error of class `kind` anywhere in the cause chain (the SDK wraps what the provider throws). */
+function inCauses(err: unknown, kind: new () => Error): boolean {
+  let e = err;
+  for (let depth = 0; e instanceof Error && depth < 8; depth++) {
+    const { cause } = e;
+    if (e instanceof kind) return true;
+    e = cause;
+  }
   return false;
+}
+
+function isLoginNeeded(err: unknown): boolean {
+  return inCauses(err, LoginNeeded);
 }
 
 /**

@@ -70,6 +70,7 @@ export async function connectStdio(alias: string, cfg: McpServerConfig, opts: Mc
     onStderr: (chunk) => {
       stderr.text = (stderr.text + chunk).slice(-STDERR_TAIL_CHARS);
     },
+    ...(opts.groups ? { groups: opts.groups } : {}),
   });
   const ctx: FailureContext = { command, timeoutMs: opts.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS };
   const fail = (err: unknown): McpConnectError => {

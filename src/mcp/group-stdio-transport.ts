@@ -11,6 +11,7 @@ import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { MAX_STDIO_MESSAGE_BYTES, MESSAGE_TOO_LARGE_CODE, StdioLines } from './stdio-lines.js';
+import type { ProcessGroups } from './process-groups.js';
 
 /** How long a server may take to exit on its own once its stdin is closed (the MCP spec's first step). */
 const EOF_GRACE_MS = 200;
@@ -25,6 +26,8 @@ export interface GroupStdioParams {
   cwd?: string;
   /** Every chunk the server writes to stderr, from its first byte on. */
   onStderr: (chunk: string) => void;
+  /** Where the group is listed while it may be alive, so an exit that cannot wait still ends it. */
+  groups?: ProcessGroups;
 }
 
 // Windows has no process groups to signal; there the direct child is what can be ended.
@@ -68,6 +71,7 @@ export class GroupStdioTransport implements Transport {
       windowsHide: true,
     });
     this.#child = child;
+    if (GROUPS && child.pid !== undefined) this.#params.groups?.add(child.pid);
     this.#exited = new Promise((resolve) => {
       child.once('exit', () => resolve());
       child.once('error', () => resolve());
@@ -97,7 +101,11 @@ export class GroupStdioTransport implements Transport {
   }
 
   close(): Promise<void> {
-    this.#closing ??= this.#endGroup().finally(() => this.#finish());
+    this.#closing ??= this.#endGroup().finally(() => {
+      const pid = this.#child?.pid;
+      if (pid !== undefined) this.#params.groups?.delete(pid);
+      this.#finish();
+    });
     return this.#closing;
   }
 

@@ -17,6 +17,16 @@ export class LoginNeeded extends Error {
   }
 }
 
+/**
+ * Thrown when discovery found no OAuth metadata for a server without an `oauth` config: it wants
+ * a token it was not given (a Bearer-only server), and no login could get one.
+ */
+export class NoOAuthOffered extends Error {
+  constructor() {
+    super('the server offers no OAuth login');
+  }
+}
+
 /** How an interactive login reaches the person: opens (or prints) the authorization URL. */
 export type OpenUrl = (url: URL) => Promise<void>;
 
@@ -142,10 +152,22 @@ export class AishOAuthProvider implements OAuthClientProvider {
   }
 
   discoveryState(): OAuthDiscoveryState | undefined {
-    return this.#opts.store.get(this.#opts.serverUrl).discovery;
+    const state = this.#opts.store.get(this.#opts.serverUrl).discovery;
+    // One kept before found no metadata (older aish kept those): discover again.
+    return state && !this.#noMetadata(state) ? state : undefined;
   }
 
+  #noMetadata(state: OAuthDiscoveryState): boolean {
+    return !state.resourceMetadata && !state.authorizationServerMetadata && !this.#cfg;
+  }
+
+  /**
+   * Called once discovery is done, before a client registers. Neither protected-resource nor
+   * authorization-server metadata, and no `oauth` config: the 401 asked for a plain token, so the
+   * SDK's guess at default endpoints (`/register`, `/authorize`) is not tried.
+   */
   saveDiscoveryState(state: OAuthDiscoveryState): void {
+    if (this.#noMetadata(state)) throw new NoOAuthOffered();
     this.#opts.store.update(this.#opts.serverUrl, { discovery: state });
   }
 

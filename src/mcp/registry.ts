@@ -8,6 +8,7 @@ import { joinCommandLine, splitCommandLine } from './command-line.js';
 import { McpConnectError, McpLoginNeededError } from './errors.js';
 import { aliasProblem, deriveAlias, deriveStdioAlias, splitWireName } from './naming.js';
 import type { OAuthStore } from './oauth-store.js';
+import type { ProcessGroups } from './process-groups.js';
 import { dispatchFailedOutcome, type ToolOutcome } from './outcome.js';
 import type { McpCallOptions, McpSession, McpSessionStatus, McpTool, McpTransportKind } from './session.js';
 import type { McpClientRequests } from './session-types.js';
@@ -40,6 +41,8 @@ export interface McpRegistryOptions {
   maxResultChars?: number;
   /** OAuth for HTTP servers without a static token; without it a 401 is only reported. */
   oauth?: McpRegistryOAuth;
+  /** Where the stdio servers' process groups are listed while they may be alive (ended at exit). */
+  groups?: ProcessGroups;
 }
 
 /** Where tokens live, and how the authorization page reaches the person. */
@@ -262,6 +265,7 @@ export class McpRegistry {
         ...(this.#opts.onStatus ? { onStatus: this.#opts.onStatus } : {}),
         ...(this.#opts.onLog ? { onLog: this.#opts.onLog } : {}),
         ...(this.#opts.requests ? { requests: this.#opts.requests } : {}),
+        ...(this.#opts.groups ? { groups: this.#opts.groups } : {}),
         onToolsChanged: () => this.#opts.onToolsChanged?.(alias),
         ...(oauth ? { oauth: { store: oauth.store, ...(interactive ? { openUrl: (url: URL) => oauth.openUrl(alias, url) } : {}) } } : {}),
       });

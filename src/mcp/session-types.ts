@@ -6,6 +6,7 @@ import type { CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitRe
 import type { ToolProgress } from '../tool-call.js';
 import type { OpenUrl } from './oauth-provider.js';
 import type { OAuthStore } from './oauth-store.js';
+import type { ProcessGroups } from './process-groups.js';
 
 /** How a session talks to its server, as `:mcp list` shows it. */
 export type McpTransportKind = 'streamable-http' | 'sse' | 'stdio';
@@ -55,6 +56,8 @@ export interface McpConnectOptions {
   callTimeoutMs?: number;
   /** OAuth for HTTP servers without a static token; without it a 401 is only reported. */
   oauth?: McpOAuthOptions;
+  /** Where a stdio server's process group is listed while it may be alive (ended at exit). */
+  groups?: ProcessGroups;
 }
 
 /**

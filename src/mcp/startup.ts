@@ -8,6 +8,7 @@ import { McpLoginNeededError } from './errors.js';
 import { OAuthStore } from './oauth-store.js';
 import { openUrl } from './open-url.js';
 import { McpRegistry, type McpConnectFailure } from './registry.js';
+import type { ProcessGroups } from './process-groups.js';
 import type { McpClientRequests } from './session-types.js';
 
 /** How start-up is shown: a busy line while connecting (its stop function), and failures. */
@@ -28,6 +29,8 @@ export interface RegistryOAuthSetup {
   requests?: McpClientRequests;
   /** The session shell's exported environment and directory, for the servers aish starts. */
   place?: () => { env: Record<string, string | undefined>; cwd: string };
+  /** Where the stdio servers' process groups are listed, for the exit to end what is left. */
+  groups?: ProcessGroups;
 }
 
 /** The session's MCP registry, with the `mcp.*` settings of the config and OAuth. */
@@ -46,6 +49,7 @@ export function createRegistry(
     onLog: oauth.onLog ?? status,
     ...(oauth.requests ? { requests: oauth.requests } : {}),
     ...(oauth.place ? { place: oauth.place } : {}),
+    ...(oauth.groups ? { groups: oauth.groups } : {}),
     callTimeoutMs: config.mcp.call_timeout_ms,
     maxResultChars: config.mcp.max_result_chars,
     oauth: {

@@ -1,12 +1,13 @@
 // :memory summarize — asks the summarizer preset for `(fact|pref|context): <content>` lines about
-// the current session, then confirms each candidate with the person (y / N / edit).
+// the current session, then confirms each candidate with the person by one key (y / N / e: edit,
+// the edit itself a line).
 
 import type { ChatMessage } from '../broker/types.js';
 import type { Config } from '../config/schema.js';
 import type { Turn } from '../context/turns.js';
 import { UsageError } from '../errors.js';
 import { loadSession } from '../history/load.js';
-import type { AskFn } from '../safety/confirm.js';
+import { plainQuestion, type AskFn, type AskKeyFn } from '../safety/confirm.js';
 import { parseMemoryCandidates } from './parse.js';
 import type { MemoryStore } from './store.js';
 
@@ -21,14 +22,17 @@ export interface SummarizeMemoryOptions {
   sessionFile: string | null;
   /** Used when the session log is off. */
   turns: readonly Turn[];
+  /** A line of free text (the edited item); null without a terminal. */
   ask: AskFn | null;
+  /** The one-key question about each item; null without a terminal. */
+  askKey: AskKeyFn | null;
   /** Status lines for the person (`nothing proposed`, how many were kept). */
   status: (message: string) => void;
   signal: AbortSignal;
 }
 
 export async function summarizeMemory(o: SummarizeMemoryOptions): Promise<void> {
-  if (!o.ask) throw new UsageError(':memory summarize needs a terminal to confirm each item');
+  if (!o.ask || !o.askKey) throw new UsageError(':memory summarize needs a terminal to confirm each item');
   const turns = o.sessionFile ? (await loadSession(o.sessionFile)).turns : o.turns;
   const text = turns
     .filter((t) => t.role !== 'tool')
@@ -52,13 +56,13 @@ export async function summarizeMemory(o: SummarizeMemoryOptions): Promise<void> 
   let kept = 0;
   for (const c of candidates) {
     if (o.signal.aborted) return;
-    const answer = ((await o.ask(`remember (${c.kind}) ${c.content}? [y/N/edit] `)) ?? '').trim().toLowerCase();
+    const answer = await o.askKey(plainQuestion(`remember (${c.kind}) ${c.content}? [y/N/e] `, 'yne', 'n'));
     let content = c.content;
-    if (answer === 'e' || answer === 'edit') {
-      const edited = await o.ask(`(${c.kind}) `);
+    if (answer === 'e') {
+      const edited = await o.ask(`(${c.kind}) `, c.content);
       if (!edited?.trim()) continue;
       content = edited.trim();
-    } else if (answer !== 'y' && answer !== 'yes') {
+    } else if (answer !== 'y') {
       continue;
     }
     o.store.add(c.kind, content);

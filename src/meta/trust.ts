@@ -8,7 +8,7 @@ import path from 'node:path';
 import { readConfigFile } from '../config/load.js';
 import { sha256Hex, TrustStore } from '../config/trust-store.js';
 import { UsageError, errorMessage } from '../errors.js';
-import type { AskFn } from '../safety/confirm.js';
+import { plainQuestion, type AskKeyFn } from '../safety/confirm.js';
 import { describeProjectConfig } from '../trust/describe.js';
 import { askTrust } from '../trust/question.js';
 import type { MetaCommand, MetaContext } from './types.js';
@@ -16,8 +16,8 @@ import type { MetaCommand, MetaContext } from './types.js';
 export interface TrustCommandsOptions {
   /** The store's file; undefined when aish keeps no state (nothing can be trusted). */
   storeFile: string | undefined;
-  /** The REPL's question on a terminal; null from a pipe. */
-  ask: AskFn | null;
+  /** The REPL's one-key question on a terminal; null from a pipe. */
+  askKey: AskKeyFn | null;
   now?: () => Date;
 }
 
@@ -60,7 +60,10 @@ export function trustCommands(opts: TrustCommandsOptions): MetaCommand[] {
         const show = (text: string) => ctx.render.info(text);
         const previous = store.get(file);
         // From a pipe nobody can answer: typing the command was the answer.
-        const yes = opts.ask ? await askTrust(config, { ask: opts.ask, show }, previous) : (show(await describeProjectConfig(config, previous)), true);
+        const { askKey } = opts;
+        const yes = askKey
+          ? await askTrust(config, { askKey: (question, keys, fallback) => askKey(plainQuestion(question, keys, fallback)), show }, previous)
+          : (show(await describeProjectConfig(config, previous)), true);
         if (!yes) {
           ctx.render.status(`${file} stays untrusted`);
           return;

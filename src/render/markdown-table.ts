@@ -9,6 +9,7 @@
 import { InlineParser, type Sink } from './markdown-inline.js';
 import { BOLD, DIM, type Paint } from './markdown-style.js';
 import { Wrapper, type Out } from './markdown-wrap.js';
+import { displayWidth } from './text-width.js';
 
 export type Align = 'left' | 'center' | 'right';
 
@@ -109,44 +110,6 @@ function renderCell(src: string, mask: number, paint: Paint): Cell {
   const plain = sink.plain;
   return { styled: sink.styled, width: displayWidth(plain) };
 }
-
-// Module-level on purpose: a cache of one dynamic import, as Node keeps the module itself once per
-// process; every renderer shares the loaded function.
-let measure: ((text: string) => number) | undefined;
-let loading: Promise<void> | undefined;
-
-/**
- * Starts loading string-width, once: a row that may begin a table calls it. Imported statically
- * it cost every start about 28 ms; a table's rows are held until it ends, so it is there by then.
- */
-export function loadWidths(): Promise<void> {
-  loading ??= import('string-width').then(
-    (m) => {
-      measure = m.default;
-    },
-    () => {},
-  );
-  return loading;
-}
-
-/** Columns `text` takes: its length for printable ASCII, else string-width's, else an estimate. */
-function displayWidth(text: string): number {
-  if (PRINTABLE_ASCII.test(text)) return text.length;
-  return measure ? measure(text) : estimateWidth(text);
-}
-
-/** Until string-width is loaded: marks and joiners take none, CJK and pictographs two columns. */
-export function estimateWidth(text: string): number {
-  let width = 0;
-  for (const ch of text) {
-    if (/[\p{M}\u200b-\u200f\ufe0f]/u.test(ch)) continue;
-    width += /[\p{Extended_Pictographic}\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u.test(ch) ? 2 : 1;
-  }
-  return width;
-}
-
-/** Text whose width is its length: string-width's grapheme segmentation is only needed beyond it. */
-const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 function drawBox(head: Cell[], body: Cell[][], widths: number[], table: HeldTable, paint: Paint): string {
   const pad = ' '.repeat(table.indent);

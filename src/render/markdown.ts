@@ -27,7 +27,8 @@ import { highlighterFor, type LineHighlighter } from './highlight.js';
 import { InlineParser } from './markdown-inline.js';
 import { LineStart, type LineKind } from './markdown-line-start.js';
 import { BOLD, createPainter, DIM, UNDERLINE, type Paint } from './markdown-style.js';
-import { loadWidths, parseDelimiter, renderTable, splitRow, type HeldTable } from './markdown-table.js';
+import { parseDelimiter, renderTable, splitRow, type HeldTable } from './markdown-table.js';
+import { loadWidths } from './text-width.js';
 import { Wrapper, type Out } from './markdown-wrap.js';
 
 export { textWidth } from './markdown-wrap.js';

@@ -6,6 +6,7 @@
 // line. Pure: the caller gives the terminal's size.
 
 import { codePointToken, neutralize } from './sanitize.js';
+import { displayWidth } from './text-width.js';
 
 /** A question about a command or a call's arguments (safety/confirm.ts's KeyQuestion has this shape). */
 export interface QuestionText {
@@ -92,12 +93,32 @@ export function mixedScriptWords(text: string): string[] {
   return found;
 }
 
-/** Splits `line` into pieces of at most `width` characters (code points). */
+/**
+ * Splits `line` into pieces at most `width` columns wide, as a terminal shows them: CJK and emoji
+ * take two columns (text-width.ts), and a character with its marks or an emoji sequence is never
+ * split. ASCII is cut by length.
+ */
 function wrapLine(line: string, width: number): string[] {
-  const chars = [...line];
-  if (chars.length <= width) return [line];
+  if (displayWidth(line) <= width) return [line];
+  if (/^[\x20-\x7e]*$/.test(line)) {
+    const out: string[] = [];
+    for (let i = 0; i < line.length; i += width) out.push(line.slice(i, i + width));
+    return out;
+  }
   const out: string[] = [];
-  for (let i = 0; i < chars.length; i += width) out.push(chars.slice(i, i + width).join(''));
+  let piece = '';
+  let used = 0;
+  for (const { segment } of new Intl.Segmenter().segment(line)) {
+    const w = displayWidth(segment);
+    if (used + w > width && piece !== '') {
+      out.push(piece);
+      piece = '';
+      used = 0;
+    }
+    piece += segment;
+    used += w;
+  }
+  if (piece !== '') out.push(piece);
   return out;
 }
 
@@ -137,7 +158,7 @@ export function formatQuestion(q: QuestionText, layout: QuestionLayout): string 
   const flags = mixedScriptWords(q.subject);
   const inline = neutralize(q.before) + shown + neutralize(q.after);
   const lastLine = inline.slice(inline.lastIndexOf('\n') + 1);
-  const fits = (line: string) => line.length < layout.columns || [...line].length < layout.columns;
+  const fits = (line: string) => displayWidth(line) < layout.columns;
   const plain = q.subject.length < layout.columns && shown === q.subject && flags.length === 0 && !shown.includes('\n');
   if (plain && fits(inline.split('\n')[0] ?? '') && fits(lastLine)) return inline;
 

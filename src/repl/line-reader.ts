@@ -6,6 +6,7 @@
 
 import readline from 'node:readline';
 import type { Io } from '../io.js';
+import { answerOf, keysHint, type Key } from '../render/answer-keys.js';
 import { neutralize } from '../render/sanitize.js';
 import { HistorySearch } from './history-search.js';
 import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON } from './paste-mode.js';
@@ -49,14 +50,6 @@ export interface LineReader {
   close(): void;
 }
 
-/** A keypress as node:readline's `emitKeypressEvents` reports it. */
-interface Key {
-  name?: string;
-  ctrl?: boolean;
-  meta?: boolean;
-  shift?: boolean;
-  sequence?: string;
-}
 
 /** A one-key question being asked: the keys of one read (a burst) are judged together. */
 interface KeyQuestionState {
@@ -65,30 +58,6 @@ interface KeyQuestionState {
   fallback: string;
   resolve: (key: string | null) => void;
   burst: { s: string | undefined; key: Key | undefined; pasted: boolean }[] | null;
-}
-
-/**
- * The answer in the keys of one read, or null when they are not one: a key of `keys` alone or
- * followed by Enter (a person used to lines), or Enter alone for the fallback. Several keys at
- * once (typed ahead, pasted) are not an answer: `yes, and explain` must not say yes.
- */
-export function answerOf(burst: { s: string | undefined; key: Key | undefined; pasted: boolean }[], keys: string, fallback: string): string | null {
-  if (burst.some((k) => k.pasted)) return null;
-  const isEnter = (k: Key | undefined) => k?.name === 'return' || k?.name === 'enter';
-  const [first, second] = burst;
-  if (!first || burst.length > 2) return null;
-  if (isEnter(first.key)) return burst.length === 1 ? fallback : null;
-  if (second && !isEnter(second.key)) return null;
-  if (first.key?.ctrl || first.key?.meta || first.s === undefined || [...first.s].length !== 1) return null;
-  const key = first.s.toLowerCase();
-  return keys.includes(key) ? key : null;
-}
-
-/** What a question says when the key was not an answer: `(one key: y, n or e; Enter: n)`. */
-export function keysHint(keys: string, fallback: string): string {
-  const list = [...keys];
-  const named = list.length > 1 ? `${list.slice(0, -1).join(', ')} or ${list.at(-1)}` : list.join('');
-  return `(one key: ${named}; Enter: ${fallback})`;
 }
 
 /** How text composed in the editor is shown once it comes back: the prompt, then `... ` lines. */

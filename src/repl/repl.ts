@@ -24,6 +24,7 @@ import type { Renderer } from '../render/renderer.js';
 import type { BackgroundLines } from './background-lines.js';
 import { formatQuestion } from '../render/question.js';
 import { neutralize } from '../render/sanitize.js';
+import { loadWidths } from '../render/text-width.js';
 import type { ProjectContext } from '../project/context.js';
 import { attachMentions } from '../project/mentions.js';
 import { plainQuestion, type KeyQuestion } from '../safety/confirm.js';
@@ -198,9 +199,11 @@ export class Repl implements MetaContext {
    * command or arguments it quotes are shown whole and readable (render/question.ts), and every
    * part passes the sanitizer.
    */
-  askKey(question: KeyQuestion): Promise<string | null> {
+  async askKey(question: KeyQuestion): Promise<string | null> {
     const reader = this.#reader;
-    if (!reader) return Promise.resolve(null);
+    if (!reader) return null;
+    // Wide characters (CJK, emoji) wrap by the columns they take.
+    await loadWidths();
     const text = formatQuestion(question, { columns: this.#io.columns(), rows: this.#io.rows?.() ?? 24 });
     this.#parts.background?.atPrompt(true);
     return reader.askKey(text, question.keys, question.fallback).finally(() => this.#parts.background?.atPrompt(false));
@@ -402,7 +405,8 @@ export class Repl implements MetaContext {
       store: this.memory,
       sessionFile: this.sessions.file,
       turns: this.core.context.turns,
-      ask: this.#io.isTTY ? (question) => this.ask(question) : null,
+      ask: this.#io.isTTY ? (question, prefill) => this.ask(question, prefill) : null,
+      askKey: this.#io.isTTY ? (question) => this.askKey(question) : null,
       status: (message) => this.render.status(message),
       signal,
     });

@@ -37,8 +37,17 @@ const tool = (name: string, description: string, parameters: Record<string, unkn
 export function builtinToolHost(opts: BuiltinOptions): ToolHost {
   const all: Record<string, Builtin> = {
     aish__current_date: {
-      definition: tool('aish__current_date', 'The current date, time and time zone of the user', object({})),
-      run: async () => ok(describeNow(opts.now(), typeof opts.timeZone === 'string' ? opts.timeZone : opts.timeZone())),
+      definition: tool(
+        'aish__current_date',
+        "The current date and time, in the user's time zone or the one given",
+        object({ timezone: { type: 'string', description: 'IANA time zone name such as Europe/Berlin or America/New_York; default: the user\'s own' } }),
+      ),
+      run: async (args) => {
+        const own = typeof opts.timeZone === 'string' ? opts.timeZone : opts.timeZone();
+        const asked = typeof args.timezone === 'string' && args.timezone.trim() !== '' ? args.timezone.trim() : undefined;
+        if (asked !== undefined && !isTimeZone(asked)) return unknownTimeZone(asked);
+        return ok(describeNow(opts.now(), asked ?? own));
+      },
     },
     aish__read_file: {
       definition: tool(
@@ -81,6 +90,21 @@ export function builtinToolHost(opts: BuiltinOptions): ToolHost {
       }
     },
   };
+}
+
+/** Whether `name` is a time zone `Intl` knows (IANA names, `UTC`, `Etc/GMT+5`, ...). */
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function unknownTimeZone(name: string): ToolOutcome {
+  const shown = name.length > 80 ? `${name.slice(0, 80)}…` : name;
+  return { status: 'error', content: `[aish] aish__current_date: unknown time zone ${JSON.stringify(shown)}; give an IANA name such as Europe/Berlin, America/New_York or UTC` };
 }
 
 function ok(content: string): ToolOutcome {

@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, Root } from '@modelcontextprotocol/sdk/types.js';
 import type { ChatMessage } from '../broker/types.js';
 import type { McpClientRequests } from '../mcp/session-types.js';
+import { keysFromLine, plainQuestion, type AskKeyFn } from '../safety/confirm.js';
 import type { ApprovalGate } from '../safety/gate.js';
 
 export interface ServerRequestDeps {
@@ -18,6 +19,8 @@ export interface ServerRequestDeps {
   sampling: 'deny' | 'allow';
   /** Asks the person one line (sanitized); null when nobody can answer. Resolves null on Ctrl-C. */
   ask: ((question: string) => Promise<string | null>) | null;
+  /** Asks a question answered by one key (a terminal); without it the choices are asked as a line. */
+  askKey?: AskKeyFn | null;
   /** A dim status line. */
   status: (message: string) => void;
   gate: Pick<ApprovalGate, 'sampling'>;
@@ -58,18 +61,19 @@ function defaults(schema: FormSchema): Record<string, unknown> {
 
 async function elicit(deps: ServerRequestDeps, alias: string, params: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult> {
   const { ask } = deps;
+  const askKey = deps.askKey ?? (ask ? keysFromLine(ask) : null);
   if (params.mode === 'url') {
-    if (!ask) return { action: 'decline' };
+    if (!askKey) return { action: 'decline' };
     deps.status(`mcp ${alias} asks you to open ${params.url}: ${params.message}`);
-    const answer = await ask('open it? [y/N/c] ');
-    if (answer === null || signal.aborted || /^c/i.test(answer.trim())) return { action: 'cancel' };
-    if (!/^y(es)?$/i.test(answer.trim())) return { action: 'decline' };
+    const answer = await askKey(plainQuestion('open it? [y/N/c] ', 'ync', 'n'));
+    if (answer === null || signal.aborted || answer === 'c') return { action: 'cancel' };
+    if (answer !== 'y') return { action: 'decline' };
     await deps.openUrl(params.url);
     return { action: 'accept' };
   }
   const schema = params.requestedSchema;
   const required = new Set(schema.required ?? []);
-  if (!ask) {
+  if (!ask || !askKey) {
     const content = defaults(schema);
     const complete = [...required].every((name) => name in content);
     if (deps.elicitation === 'defaults' && complete) {
@@ -80,9 +84,9 @@ async function elicit(deps: ServerRequestDeps, alias: string, params: ElicitRequ
     return { action: 'decline' };
   }
   deps.status(`mcp ${alias} asks: ${params.message}`);
-  const choice = await ask('answer it? [y/N/c] (y fills in the form, N declines, c cancels) ');
-  if (choice === null || signal.aborted || /^c/i.test(choice.trim())) return { action: 'cancel' };
-  if (!/^y(es)?$/i.test(choice.trim())) return { action: 'decline' };
+  const choice = await askKey(plainQuestion('answer it? [y/N/c] (y fills in the form, N declines, c cancels) ', 'ync', 'n'));
+  if (choice === null || signal.aborted || choice === 'c') return { action: 'cancel' };
+  if (choice !== 'y') return { action: 'decline' };
   const content: Record<string, unknown> = {};
   for (const [name, field] of Object.entries(schema.properties)) {
     const value = await askField(ask, deps.status, name, field, required.has(name));

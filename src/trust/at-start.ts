@@ -8,7 +8,7 @@ import { errorMessage } from '../errors.js';
 import type { Renderer } from '../render/renderer.js';
 import { neutralize } from '../render/sanitize.js';
 import { askTrust, ignoredLine } from './question.js';
-import { readAnswer } from './read-answer.js';
+import { readKey } from './read-answer.js';
 
 export interface StartTrustOptions {
   render: Renderer;
@@ -31,7 +31,7 @@ export function trustAtStart(opts: StartTrustOptions): (file: ConfigFile) => Pro
       terminal !== undefined &&
       (await askTrust(
         file,
-        { ask: (question) => readAnswer(terminal, render.io.output, neutralize(question)), show: (text) => render.info(text) },
+        { askKey: (question, keys, fallback) => readKey(terminal, render.io.output, neutralize(question), keys, fallback), show: (text) => render.info(text) },
         store.get(file.path),
       ));
     if (!yes) {

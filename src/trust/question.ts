@@ -1,14 +1,14 @@
 // The one question about a project config, asked at start-up and by `:trust <path>`: what the
-// file would change, then `[aish] trust <path>? [y/N/v]`; `v` shows the file and asks again. No
-// is the default, and so is an input that ends.
+// file would change, then `[aish] trust <path>? [y/N/v]`, answered by one key; `v` shows the file
+// and asks again. No is the default, and so is an input that ends.
 
 import type { ConfigFile } from '../config/load.js';
 import type { TrustEntry } from '../config/trust-store.js';
 import { describeProjectConfig } from './describe.js';
 
 export interface TrustQuestionIo {
-  /** Asks one question; null when the input ended. */
-  ask(question: string): Promise<string | null>;
+  /** Asks a question answered by one key of `keys` (Enter: `fallback`); null when nobody answered. */
+  askKey(question: string, keys: string, fallback: string): Promise<string | null>;
   /** Shows text from the file, or about it, sanitized. */
   show(text: string): void;
 }
@@ -17,8 +17,8 @@ export interface TrustQuestionIo {
 export async function askTrust(file: ConfigFile, io: TrustQuestionIo, previous?: TrustEntry): Promise<boolean> {
   io.show(await describeProjectConfig(file, previous));
   for (;;) {
-    const answer = (await io.ask(`[aish] trust ${file.path}? [y/N/v] `))?.trim().toLowerCase() ?? '';
-    if (answer !== 'v' && answer !== 'view') return answer === 'y' || answer === 'yes';
+    const answer = await io.askKey(`[aish] trust ${file.path}? [y/N/v] `, 'ynv', 'n');
+    if (answer !== 'v') return answer === 'y';
     io.show(`----- ${file.path}\n${file.text.replace(/\n$/, '')}\n----- end of ${file.path}`);
   }
 }

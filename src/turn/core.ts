@@ -262,6 +262,14 @@ function failureHint(err: unknown, modelName: string, config: Config): string {
   const model = config.models[modelName];
   if (!model) return '';
   // It answered, then went silent: it is up, but busy or stuck; suggesting it is down would mislead.
-  if (err.stalled) return ` (${modelName} at ${model.endpoint} answered, then sent nothing for ${Math.round(model.timeout_ms / 1000)} s; models.${modelName}.timeout_ms sets the limit)`;
+  const seconds = formatSeconds(model.timeout_ms);
+  if (err.stalled) return ` (${modelName} at ${model.endpoint} answered, then sent nothing for ${seconds}; models.${modelName}.timeout_ms sets the limit)`;
+  // It took the connection: it runs, but is busy (loading a model, a long prompt) or stuck.
+  if (err.unanswered) return ` (${modelName} at ${model.endpoint} accepted the connection but did not answer within ${seconds}; models.${modelName}.timeout_ms sets the limit)`;
   return ` (${modelName} at ${model.endpoint}: is the server running? :models lists presets; OPENAI_BASE_URL or a config file changes them)`;
+}
+
+/** `60 s`, or `300 ms` below a second. */
+function formatSeconds(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`;
 }

@@ -254,6 +254,9 @@ async function askModel(
           case 'warning':
             observer({ type: 'status', message: e.message });
             break;
+          case 'debug':
+            observer({ type: 'status', message: `debug: ${e.message}` });
+            break;
         }
       },
       { ...(tools.length ? { tools } : {}), signal, text },

@@ -263,6 +263,42 @@ describe('a normal reply', () => {
   });
 });
 
+describe('a tool-call delta without index (seed 000 §5)', () => {
+  const noIndex = () => ({
+    type: 'sse' as const,
+    events: [
+      chunk({ tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'fs__read_file', arguments: '{"pa' } }] }),
+      chunk({ tool_calls: [{ function: { arguments: 'th":"a"}' } }] }),
+      chunk({}, 'tool_calls'),
+    ],
+  });
+  const debugs = (events: BrokerEvent[]) => events.flatMap((e) => (e.type === 'debug' ? [e.message] : []));
+
+  it('is taken as index 0 and said once per stream under AISH_DEBUG', async () => {
+    server.enqueue(noIndex());
+    const seen = collectEvents();
+    const result = await chatStream(loopbackModel(server), messages, seen.onEvent, { env: { AISH_DEBUG: '1' } });
+    expect(result.toolCalls).toEqual([{ id: 'call_1', name: 'fs__read_file', arguments: '{"path":"a"}' }]);
+    expect(debugs(seen.events)).toEqual(['tool-call delta without "index": placed by its position in the delta (index 0 for a single call)']);
+    // Once per stream: the next reply says it again.
+    server.enqueue(noIndex());
+    const again = collectEvents();
+    await chatStream(loopbackModel(server), messages, again.onEvent, { env: { AISH_DEBUG: '1' } });
+    expect(debugs(again.events)).toHaveLength(1);
+  });
+
+  it('says nothing without AISH_DEBUG, nor when the index is there', async () => {
+    server.enqueue(noIndex());
+    const seen = collectEvents();
+    await chatStream(loopbackModel(server), messages, seen.onEvent, { env: {} });
+    expect(debugs(seen.events)).toEqual([]);
+    server.enqueue(toolCallReply([{ id: 'call_1', name: 'fs__read_file', arguments: '{}' }]));
+    const indexed = collectEvents();
+    await chatStream(loopbackModel(server), messages, indexed.onEvent, { env: { AISH_DEBUG: '1' } });
+    expect(debugs(indexed.events)).toEqual([]);
+  });
+});
+
 describe('the error contract, from real failures', () => {
   it('a closed port: transport: Connection refused', async () => {
     const port = await closedPort();
@@ -285,6 +321,15 @@ describe('the error contract, from real failures', () => {
     expect(err.message).toBe('transport: Timeout was reached');
     expect(err.receivedDelta).toBe(false);
     expect(isFallbackEligible(err)).toBe(true);
+    // It took the connection: it is up, not answering; and it sent no header, so it did not stall mid-reply.
+    expect(err.unanswered).toBe(true);
+    expect(err.stalled).toBe(false);
+  });
+
+  it('a connection never made is not "unanswered"', async () => {
+    const err = await brokerError(chatStream(loopbackModel(server, { endpoint: `http://127.0.0.1:${await closedPort()}/v1` }), messages, () => {}, { env: {} }));
+    expect(err.message).toBe('transport: Connection refused');
+    expect(err.unanswered).toBe(false);
   });
 
   it('a stream that stalls after some text: Timeout, with the delta noted', async () => {

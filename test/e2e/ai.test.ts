@@ -49,6 +49,34 @@ describe('AI turns', () => {
     expect(req.body.messages.slice(1)).toEqual([{ role: 'user', content: 'hello model' }]);
   });
 
+  it('a tool call streamed without index runs (AISH_DEBUG says so once), and the clock takes a timezone', async () => {
+    const chunk = (delta: object, finish: string | null = null) => ({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] });
+    server.enqueue(
+      {
+        type: 'sse',
+        events: [
+          chunk({ tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'aish__current_date', arguments: '{"timezone":' } }] }),
+          chunk({ tool_calls: [{ function: { arguments: '"Asia/Tokyo"}' } }] }),
+          chunk({}, 'tool_calls'),
+        ],
+      },
+      textReply(['It is late in Tokyo.']),
+    );
+    const r = await run('what time is it in Tokyo?\n', [], { AISH_DEBUG: '1' });
+    expect(r.stdout).toContain('It is late in Tokyo.');
+    const said = (r.stdout + r.stderr).split('\n').filter((l) => l.includes('without "index"'));
+    expect(said).toEqual(['[aish] debug: tool-call delta without "index": placed by its position in the delta (index 0 for a single call)']);
+    const tool = server.requests[1]!.body.messages.find((m: any) => m.role === 'tool');
+    expect(tool).toMatchObject({ tool_call_id: 'call_1' });
+    expect(tool.content).toContain('time zone: Asia/Tokyo (GMT+09:00)');
+
+    server.enqueue(toolCallReply([{ id: 'call_2', name: 'aish__current_date', arguments: '{"timezone":"Mars/Olympus"}' }]), textReply(['ok']));
+    const quiet = await run('and on Mars?\n');
+    expect(quiet.stdout + quiet.stderr).not.toContain('debug:');
+    const refused = server.requests[3]!.body.messages.find((m: any) => m.role === 'tool');
+    expect(refused.content).toContain('unknown time zone "Mars/Olympus"');
+  });
+
   it('with tools.builtin false and no servers, the request carries no tools field', async () => {
     h.writeConfig({ models: { fast: { endpoint: server.url, model: 'm' } }, tools: { builtin: false } });
     server.enqueue(textReply(['plain']));

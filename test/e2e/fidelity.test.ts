@@ -189,6 +189,14 @@ describe('errors the person can act on', () => {
     expect(r.stderr).toContain('answered, then sent nothing');
     expect(r.stderr).not.toContain('is the server running?');
   });
+
+  it('a server that took the connection and sent no header says so, not "is the server running?"', async () => {
+    h.writeConfig({ models: { fast: { endpoint: server.url, model: 'm', timeout_ms: 300 } } });
+    server.enqueue({ type: 'stall' });
+    const r = await runAish({ cwd: h.cwd, env: h.env, stdin: 'hello\n' });
+    expect(r.stderr).toContain(`[aish] transport: Timeout was reached (fast at ${server.url} accepted the connection but did not answer within 300 ms; models.fast.timeout_ms sets the limit)`);
+    expect(r.stderr).not.toContain('is the server running?');
+  });
 });
 
 describe('prose that starts with a known command', () => {

@@ -10,7 +10,7 @@ import { FIXTURE_SERVER, PROJECT_ROOT } from '../support/mcp-servers.js';
 import { ModelServer, textReply, toolCallReply } from '../support/model-server.js';
 import { commandLine, gone, isGone } from '../support/processes.js';
 import { KEY, PtySession } from '../support/pty.js';
-import { runAish } from '../support/run-aish.js';
+import { runAish, startAish } from '../support/run-aish.js';
 
 const WRAPPER = path.join(PROJECT_ROOT, 'test', 'fixtures', 'mcp', 'wrapper.mjs');
 
@@ -102,6 +102,34 @@ describe('nothing a server started outlives aish', () => {
     expect(r.stdout).toContain('hello');
     const pids = serverPids(pidFile);
     await gone(pids.launcher, pids.server);
+  });
+});
+
+describe('a server deaf to SIGTERM', () => {
+  it('does not outlive aish ended by SIGTERM while it starts (the exit backstop fires before its close)', async () => {
+    const pidFile = path.join(h.home, 'deaf.pid');
+    // Never answers initialize, ignores SIGTERM and EOF: only SIGKILL ends it.
+    const script = `process.on('SIGTERM', () => {}); require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 60000);`;
+    h.writeConfig(config({ deaf: { command: process.execPath, args: ['-e', script] } }));
+    const run = startAish({ cwd: h.cwd, env: h.env });
+    let pid = 0;
+    try {
+      // The server writes its pid once it runs; aish is then waiting for its answer.
+      while (!pid) {
+        try {
+          pid = Number(readFileSync(pidFile, 'utf8'));
+        } catch {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      }
+      run.child.kill('SIGTERM');
+      const result = await run.exited;
+      expect(result.code).toBe(143);
+      await gone(pid);
+    } finally {
+      run.child.kill('SIGKILL');
+      if (pid && !isGone(pid)) process.kill(pid, 'SIGKILL');
+    }
   });
 });
 

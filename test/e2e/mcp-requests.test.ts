@@ -23,7 +23,11 @@ describe('elicitation', () => {
       t.line('ask me for my details');
       await t.waitFor('mcp ev asks: Please provide inputs for the following fields:');
       await t.waitFor('answer it? [y/N/c]');
-      t.line('y');
+      // One key answers; a word is not an answer and asks again.
+      const asked = t.mark();
+      t.write('yes\r');
+      await t.waitFor('(one key: y, n or c; Enter: n)', { from: asked });
+      t.write('y');
       await t.waitFor('name "String" (required) [string]: ');
       t.line('Ada');
       await t.waitFor('check "Boolean" [y/n, Enter to leave out]: ');

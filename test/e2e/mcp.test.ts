@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeHome, type AishHome } from '../support/aish-env.js';
 import { execFileSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
-import { everythingStdio, FIXTURE_SERVER } from '../support/mcp-servers.js';
+import { everythingStdio, FIXTURE_SERVER, startFixture } from '../support/mcp-servers.js';
 import { ModelServer, textReply, toolCallReply } from '../support/model-server.js';
 import { KEY, PtySession } from '../support/pty.js';
 import { runAish } from '../support/run-aish.js';
@@ -177,6 +177,25 @@ describe('MCP tools through the REPL', () => {
     expect(row).toBeDefined();
     expect(row).not.toContain('--alias');
   }, 40_000);
+
+  it(':mcp connect to a Bearer-only server says authentication failed and how to pass a token; --token-env connects', async () => {
+    const fixture = await startFixture(['--token', 'tok-e2e-51c3']);
+    try {
+      const url = `${fixture.origin}/mcp`;
+      const r = await runAish({
+        stdin: `:mcp connect ${url} fx\n:mcp connect ${url} fx --token-env FX_TOKEN\n:mcp list\n`,
+        cwd: h.cwd,
+        env: { ...h.env, FX_TOKEN: 'tok-e2e-51c3' },
+      });
+      const all = r.stdout + r.stderr;
+      expect(all).toContain('[aish] mcp fx: authentication failed (HTTP 401); the server offers no OAuth login: pass its token with --token-env VAR');
+      expect(all).not.toMatch(/legacy SSE|protocol error|open this URL/);
+      expect(r.stderr).toMatch(/mcp fx: connected \(streamable-http, \d+ tools\)/);
+      expect(all).not.toContain('tok-e2e-51c3');
+    } finally {
+      await fixture.stop();
+    }
+  });
 
   it('a configured server that cannot connect gets one status line and aish starts anyway', async () => {
     h.writeConfig(config({ servers: { everything: everythingStdio(), dead: { url: 'http://127.0.0.1:9/mcp' } } }));

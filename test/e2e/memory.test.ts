@@ -3,6 +3,7 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { makeHome, type AishHome } from '../support/aish-env.js';
 import { ModelServer, textReply } from '../support/model-server.js';
+import { PtySession } from '../support/pty.js';
 import { runAish } from '../support/run-aish.js';
 
 let h: AishHome;
@@ -42,4 +43,39 @@ it('memory.enabled: false sends no block and the commands say so', async () => {
   const r = await runAish({ stdin: ':memory list\nhello\n', cwd: h.cwd, env: h.env });
   expect(r.stderr).toContain('memory is off (memory.enabled: false)');
   expect(server.requests[0]!.body.messages[0].content).not.toContain('[background]');
+});
+
+it(':memory summarize on a terminal asks about each item by one key: another key asks again, e edits, Enter declines', async () => {
+  server.enqueue(textReply(['Noted.']), textReply(['(fact): the build uses pnpm\n(pref): answer tersely\n(context): porting aish']));
+  const t = PtySession.start({ cwd: h.cwd, env: h.env });
+  try {
+    await t.waitFor('[aish:fast]> ');
+    t.line('I build with pnpm and like terse answers');
+    await t.waitFor('Noted.');
+    let mark = t.mark();
+    t.line(':memory summarize');
+    await t.waitFor('remember (fact) the build uses pnpm? [y/N/e] ', { from: mark });
+    mark = t.mark();
+    t.write('x');
+    await t.waitFor('(one key: y, n or e; Enter: n)', { from: mark });
+    t.write('y');
+    await t.waitFor('remember (pref) answer tersely? [y/N/e] ', { from: mark });
+    const edit = t.mark();
+    t.write('e');
+    // The edit is a line, the proposed text on it to change.
+    await t.waitFor('(pref) answer tersely', { from: edit });
+    t.write(', in English\r');
+    await t.waitFor('remember (context) porting aish? [y/N/e] ', { from: mark });
+    t.write('\r');
+    await t.waitFor('remembered 2 of 3 proposed item(s)', { from: mark });
+    const list = t.mark();
+    t.line(':memory list');
+    await t.waitFor('#2  (pref) answer tersely, in English', { from: list });
+    expect(t.text.slice(list)).toContain('#1  (fact) the build uses pnpm');
+    expect(t.text.slice(list)).not.toContain('(context)');
+    t.line(':quit');
+    await t.exited;
+  } finally {
+    t.kill();
+  }
 });

@@ -209,6 +209,44 @@ describe('an untrusted project config, on a terminal', () => {
     await t.exited;
   });
 
+  it('is answered by one key: a key that is not an answer (or a word) asks again, y alone trusts', async () => {
+    const t = pty();
+    await t.waitFor(question());
+    let mark = t.mark();
+    t.write('x');
+    await t.waitFor(`(one key: y, n or v; Enter: n)\n[aish] trust ${projectFile}? [y/N/v] `, { from: mark });
+    mark = t.mark();
+    // A whole word typed as a line is not an answer either: `yes, and…` must not say yes.
+    t.write('yes\r');
+    await t.waitFor('(one key: y, n or v; Enter: n)', { from: mark });
+    expect(existsSync(marker)).toBe(false);
+    planted.enqueue(textReply(['from the planted server']));
+    t.write('y');
+    await t.waitFor('[aish:fast]> ');
+    t.line('hello');
+    await t.waitFor('from the planted server');
+    t.line(':quit');
+    await t.exited;
+    expect(existsSync(storeFile())).toBe(true);
+  });
+
+  it(':trust <path> is answered by one key too', async () => {
+    const t = pty();
+    await t.waitFor(question());
+    t.write('n');
+    await t.waitFor('[aish:fast]> ');
+    let mark = t.mark();
+    t.line(':trust .aishrc.json');
+    await t.waitFor(question(), { from: mark });
+    mark = t.mark();
+    t.write('q');
+    await t.waitFor('(one key: y, n or v; Enter: n)', { from: mark });
+    t.write('y');
+    await t.waitFor(`trusted ${projectFile}`, { from: mark });
+    t.line(':quit');
+    await t.exited;
+  });
+
   it(':trust lists, :trust forget forgets (the next start asks again), :trust <path> asks', async () => {
     const t = pty();
     await t.waitFor(question());

@@ -6,8 +6,10 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpConnectError } from '../../src/mcp/errors.js';
+import { OAuthStore } from '../../src/mcp/oauth-store.js';
 import { McpSession, type McpConnectOptions, type McpTool } from '../../src/mcp/session.js';
 import {
   FIXTURE_SERVER,
@@ -99,6 +101,27 @@ describe('auth', () => {
   });
 });
 
+describe('a Bearer-only server (401, no OAuth metadata) where a login may start', () => {
+  const NO_OAUTH = 'mcp authed: authentication failed (HTTP 401); the server offers no OAuth login: pass its token with --token-env VAR (the variable that holds it), or auth_env in the config';
+
+  it.each([
+    ['nothing kept', () => new OAuthStore(undefined)],
+    ['a discovery kept by an older aish', () => {
+      const store = new OAuthStore(undefined);
+      store.update(`${authed.origin}/mcp`, { discovery: { authorizationServerUrl: `${authed.origin}/` } });
+      return store;
+    }],
+  ])('says authentication failed and how to pass a token, with no login (%s)', async (_label, makeStore) => {
+    const opened: string[] = [];
+    const store = makeStore();
+    const err = await connectError('authed', httpServer(`${authed.origin}/mcp`), options({ oauth: { store, openUrl: async (url) => void opened.push(url.href) } }));
+    expect(err.message).toBe(NO_OAUTH);
+    expect(opened).toEqual([]);
+    // No client was registered at a guessed /register, and no discovery without metadata kept.
+    expect(store.get(`${authed.origin}/mcp`).client).toBeUndefined();
+  });
+});
+
 describe('auth over legacy SSE', () => {
   it('sends the token on the SSE stream and its POSTs, after a fallback', async () => {
     const server = await startFixture(['--token', TOKEN, '--post-status', '404']);
@@ -128,6 +151,22 @@ describe('auth over legacy SSE', () => {
   it('refuses credentials in the URL', async () => {
     const err = await connectError('creds', httpServer(`http://user:pw@127.0.0.1:${authed.port}/mcp`));
     expect(err.message).toBe('mcp creds: credentials in the URL are not supported; use auth_token or auth_env');
+  });
+});
+
+describe('a protocol version the SDK does not know', () => {
+  it('is the one sent in the mcp-protocol-version header afterwards: the server chose it', async () => {
+    const server = await startFixture(['--protocol', '2026-01-01']);
+    try {
+      await withSession('new', httpServer(`${server.origin}/mcp`), async (s) => {
+        expect((await s.callTool('echo', { text: 'hi' })).content).toBe('echo: hi');
+      });
+      const { protocolHeaders } = await fixtureStats(server);
+      expect(protocolHeaders.length).toBeGreaterThan(0);
+      expect(new Set(protocolHeaders)).toEqual(new Set(['2026-01-01']));
+    } finally {
+      await server.stop();
+    }
   });
 });
 
@@ -209,14 +248,19 @@ describe('transport selection', () => {
     }
   });
 
-  it('times out a server that never answers', async () => {
+  it('times out a stdio server that never answers: nothing to say about a connection', async () => {
+    const err = await connectError('mute', { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'], env: {} }, options({ timeoutMs: 300 }));
+    expect(err.message).toBe('mcp mute: no answer within 300 ms');
+  });
+
+  it('times out an HTTP server that took the connection and never answers, saying so', async () => {
     const net = await import('node:net');
     const silent = net.createServer(() => {});
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     try {
       const port = (silent.address() as import('node:net').AddressInfo).port;
       const err = await connectError('silent', httpServer(`http://127.0.0.1:${port}/mcp`), options({ timeoutMs: 300 }));
-      expect(err.message).toBe('mcp silent: no answer within 300 ms');
+      expect(err.message).toBe('mcp silent: the server accepted the connection but did not answer within 300 ms');
     } finally {
       silent.close();
     }
@@ -227,18 +271,19 @@ describe.each([
   { mode: 'streamable HTTP', cfg: (flags: string[] = []) => startFixture(flags).then((s) => httpServer(`${s.origin}/mcp`)) },
   { mode: 'stdio', cfg: async (flags: string[] = []) => fixtureStdio(flags) },
 ])('fixture over $mode', ({ cfg }) => {
-  it('reports a protocol version other than the one offered, and carries on', async () => {
+  // 2026-01-01 is newer than any the SDK knows: its client alone would refuse to connect.
+  it.each(['2024-11-05', '2026-01-01'])('reports a protocol version other than the one offered (%s), and carries on', async (version) => {
     const statuses: string[] = [];
     await withSession(
       'old',
-      await cfg(['--protocol', '2024-11-05']),
+      await cfg(['--protocol', version]),
       async (s) => {
-        expect(s.protocolVersion).toBe('2024-11-05');
+        expect(s.protocolVersion).toBe(version);
         expect((await s.callTool('echo', { text: 'still works' })).content).toBe('echo: still works');
       },
       options({}, statuses),
     );
-    expect(statuses).toEqual([expect.stringMatching(/^mcp old: protocol version mismatch \(sent \d{4}-\d\d-\d\d, got 2024-11-05\); proceeding$/)]);
+    expect(statuses).toEqual([`mcp old: protocol version mismatch (sent ${LATEST_PROTOCOL_VERSION}, got ${version}); proceeding`]);
   });
 
   it('flattens results: isError is advisory, JSON-RPC errors are dispatch failures', async () => {

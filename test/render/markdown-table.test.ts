@@ -2,7 +2,8 @@ import stripAnsi from 'strip-ansi';
 import stringWidth from 'string-width';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MarkdownRenderer } from '../../src/render/markdown.js';
-import { estimateWidth, loadWidths, parseDelimiter, splitRow } from '../../src/render/markdown-table.js';
+import { parseDelimiter, splitRow } from '../../src/render/markdown-table.js';
+import { estimateWidth, loadWidths } from '../../src/render/text-width.js';
 
 // string-width loads on the first row that may start a table; here it is there from the start.
 beforeAll(() => loadWidths());

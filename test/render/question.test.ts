@@ -1,11 +1,14 @@
 // What a question shows of the command or arguments it asks about: all of it, readable, with the
 // question on the last line.
 
-import { describe, expect, it } from 'vitest';
+import stringWidth from 'string-width';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadWidths } from '../../src/render/text-width.js';
 import { fitSubject, formatQuestion, mixedScriptWords, showSubject } from '../../src/render/question.js';
 import { RAW_CONTROL } from '../support/hostile.js';
 
 const layout = { columns: 100, rows: 30 };
+beforeAll(() => loadWidths());
 const execute = (subject: string) => ({ before: "execute '", subject, after: "'? [y/N/e] ", kind: 'command' as const });
 
 describe('showSubject: whitespace counted, every character visible', () => {
@@ -80,6 +83,27 @@ describe('formatQuestion', () => {
     expect(lines.at(-1)).toBe('execute the command above? [y/N/e] ');
     expect(lines.every((l) => l.length <= 80)).toBe(true);
     expect(lines.slice(0, -1).map((l) => l.slice(2)).join('')).toBe(cmd.replace(/ {3,}/g, (r) => `␣×${r.length}`));
+  });
+
+  it.each([
+    ['CJK', `echo ${'日本語のテキスト'.repeat(30)}`],
+    ['emoji, flags and combining marks', `echo ${'👍🏽🇩🇪e\u0301x'.repeat(40)}`],
+  ])('wraps %s by the columns each character takes, never splitting one', (_name, cmd) => {
+    const lines = formatQuestion(execute(cmd), { columns: 40, rows: 60 }).split('\n');
+    expect(lines.at(-1)).toBe('execute the command above? [y/N/e] ');
+    const body = lines.slice(0, -1);
+    expect(body.length).toBeGreaterThan(1);
+    expect(body.every((l) => stringWidth(l) <= 40)).toBe(true);
+    // Full lines are full: a wide character that does not fit goes to the next line, nothing more.
+    expect(body.slice(0, -1).every((l) => stringWidth(l) >= 38)).toBe(true);
+    expect(body.map((l) => l.slice(2)).join('')).toBe(cmd);
+  });
+
+  it('keeps a short command with wide characters inside the question only when it fits', () => {
+    expect(formatQuestion(execute('echo 日本'), { columns: 40, rows: 24 })).toBe("execute 'echo 日本'? [y/N/e] ");
+    // 12 characters, 24 columns: with the question around it, wider than 40 columns.
+    const wide = 'echo ' + '日'.repeat(12);
+    expect(formatQuestion(execute(wide), { columns: 40, rows: 24 })).toBe(`  ${wide}\nexecute the command above? [y/N/e] `);
   });
 
   it('cuts a huge command to the screen, head and tail, the cut marked', () => {

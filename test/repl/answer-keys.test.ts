@@ -1,7 +1,7 @@
 // One-key answers: which keys of one read answer a question, and what it says when they do not.
 
 import { describe, expect, it } from 'vitest';
-import { answerOf, keysHint } from '../../src/repl/line-reader.js';
+import { answerOf, keysHint, keysOfChunk } from '../../src/render/answer-keys.js';
 
 const key = (s: string) => ({ s, key: { name: s === '\r' ? 'return' : s.toLowerCase(), sequence: s }, pasted: false });
 const keys = (text: string) => [...text].map(key);
@@ -40,5 +40,27 @@ describe('keysHint', () => {
     ['yn', 'y', '(one key: y or n; Enter: y)'],
   ])('%s', (k, fallback, hint) => {
     expect(keysHint(k, fallback)).toBe(hint);
+  });
+});
+
+describe('keysOfChunk: raw terminal input before the line editor exists', () => {
+  it.each([
+    ['y', 'y'],
+    ['N', 'n'],
+    ['y\r', 'y'],
+    ['\r', 'n'],
+    ['v\n', 'v'],
+    ['yes\r', null],
+    ['x', null],
+    ['\x1b[A', null],
+    ['\x19', null],
+    ['é', null],
+  ])('%j → %j', (chunk, answer) => {
+    expect(answerOf(keysOfChunk(chunk), 'ynv', 'n')).toBe(answer);
+  });
+
+  it('names Ctrl-C and Ctrl-D as control keys', () => {
+    expect(keysOfChunk('\x03')[0]!.key).toMatchObject({ name: 'c', ctrl: true });
+    expect(keysOfChunk('\x04')[0]!.key).toMatchObject({ name: 'd', ctrl: true });
   });
 });

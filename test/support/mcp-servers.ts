@@ -160,6 +160,8 @@ export async function fixtureStats(server: RunningServer): Promise<{
   legacyPost: number;
   deletes: number;
   authorization: Array<string | null>;
+  /** The `mcp-protocol-version` headers received (recorded when started with `--protocol`). */
+  protocolHeaders: string[];
 }> {
   const res = await fetch(`${server.origin}/_stats`);
   return (await res.json()) as never;

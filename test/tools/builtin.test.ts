@@ -81,6 +81,28 @@ describe('aish__current_date', () => {
   it('is offered and answers', async () => {
     expect((await run(host(), 'aish__current_date')).content).toContain('time zone: Europe/Berlin');
   });
+
+  it('takes an optional timezone (seed 003), an IANA name', async () => {
+    const h = host();
+    expect(h.validate('aish__current_date', { timezone: 'Asia/Kolkata' })).toEqual([]);
+    expect(await run(h, 'aish__current_date', { timezone: 'Asia/Kolkata' })).toEqual({
+      status: 'ok',
+      content: 'date: 2026-11-15 (Sunday)\ntime: 02:23:46\ntime zone: Asia/Kolkata (GMT+05:30)\nutc: 2026-11-14T20:53:46Z',
+    });
+    expect((await run(h, 'aish__current_date', { timezone: '' })).content).toContain('time zone: Europe/Berlin');
+  });
+
+  it.each([['Mars/Olympus_Mons'], ['Europe/Berlin\u001b[2J'], ['x'.repeat(500)]])('refuses an unknown timezone %#, clearly', async (zone) => {
+    const r = await run(host(), 'aish__current_date', { timezone: zone });
+    expect(r.status).toBe('error');
+    expect(r.content).toMatch(/^\[aish\] aish__current_date: unknown time zone ".*"; give an IANA name such as Europe\/Berlin, America\/New_York or UTC$/);
+    expect(r.content.length).toBeLessThan(250);
+  });
+
+  it('checks the timezone is a string', async () => {
+    const h = host();
+    expect(await run(h, 'aish__current_date', { timezone: 5 })).toMatchObject({ status: 'error', content: "[aish] tool arguments do not match the tool's input schema: /timezone: must be string" });
+  });
 });
 
 describe('the built-in host', () => {
