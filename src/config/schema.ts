@@ -209,6 +209,8 @@ export type McpOAuthConfig = NonNullable<McpServerConfig['oauth']>;
 /** The config every part reads: lists resolved, presets filled in, names cross-checked. */
 export interface Config extends Omit<RawConfig, 'models' | 'default_model' | 'shell' | 'mcp' | 'routing'> {
   models: Record<string, ModelConfig>;
+  /** The presets came from the config file's `models`, not the built-in ones (OPENAI_BASE_URL...). */
+  presets_from_file?: boolean;
   default_model: string;
   mcp: Omit<RawConfig['mcp'], 'auto_approve'> & { auto_approve: string[] };
   routing: Omit<RawConfig['routing'], 'classes'> & { classes: Partial<Record<'code' | 'reasoning' | 'default', string>> };
@@ -293,6 +295,7 @@ export function resolveConfig(
     config: {
       ...raw,
       models,
+      ...(models === builtinModels ? {} : { presets_from_file: true }),
       default_model: defaultModel,
       context: { ...raw.context, summarizer_model: summarizerModel },
       mcp: { ...raw.mcp, auto_approve: autoApprove },

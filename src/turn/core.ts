@@ -266,7 +266,8 @@ function failureHint(err: unknown, modelName: string, config: Config): string {
   if (err.stalled) return ` (${modelName} at ${model.endpoint} answered, then sent nothing for ${seconds}; models.${modelName}.timeout_ms sets the limit)`;
   // It took the connection: it runs, but is busy (loading a model, a long prompt) or stuck.
   if (err.unanswered) return ` (${modelName} at ${model.endpoint} accepted the connection but did not answer within ${seconds}; models.${modelName}.timeout_ms sets the limit)`;
-  return ` (${modelName} at ${model.endpoint}: is the server running? :models lists presets; OPENAI_BASE_URL or a config file changes them)`;
+  const where = config.presets_from_file ? `models.${modelName} in the config file sets it` : 'OPENAI_BASE_URL or a config file changes them';
+  return ` (${modelName} at ${model.endpoint}: is the server running? :models lists presets; ${where})`;
 }
 
 /** `60 s`, or `300 ms` below a second. */

@@ -156,6 +156,9 @@ describe('AI turns', () => {
     await server.close();
     const r = await run('hello\n');
     expect(r.stderr).toMatch(/\[aish\] transport: Connection refused \(fast at http:\/\/127\.0\.0\.1:\d+\/v1: is the server running\?/);
+    // The presets came from the config file: that is where to change them, not OPENAI_BASE_URL.
+    expect(r.stderr).toContain('models.fast in the config file sets it');
+    expect(r.stderr).not.toContain('OPENAI_BASE_URL');
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.code).toBe(0);
     server = await ModelServer.start();
