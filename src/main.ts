@@ -34,29 +34,14 @@ async function main(shutdown: Shutdown, front: FrontState): Promise<number> {
   let loaded = front.loaded;
   if (!loaded) {
     const { loadConfig } = await import('./config/load.js');
-    try {
-      loaded = await loadConfig({
-        cwd,
-        env,
-        configPath: cli.config,
-        stopDir: home,
-        definePath: fileURLToPath(new URL('./config.mjs', import.meta.url)),
-        trust: projectTrust(env, isTTY && cli.prompt === undefined),
-      });
-    } catch (err) {
-      if (err instanceof ConfigError) {
-        // A config quotes its own keys and values: they pass the sanitizer (an escape in a key
-        // must not set the title or clear the screen); ConfigError caps how much it quotes.
-        process.stderr.write(`aish: ${neutralize(err.message)}\n`);
-        // A script reading JSON gets its error as JSON too (docs/usage.md "Scripting with -p").
-        if (cli.output) {
-          const { scriptErrorLine } = await import('./render/script-output.js');
-          process.stdout.write(scriptErrorLine(cli.output, { kind: 'config', message: err.message }));
-        }
-        return 2;
-      }
-      throw err;
-    }
+    loaded = await loadConfig({
+      cwd,
+      env,
+      configPath: cli.config,
+      stopDir: home,
+      definePath: fileURLToPath(new URL('./config.mjs', import.meta.url)),
+      trust: projectTrust(env, isTTY && cli.prompt === undefined),
+    });
   }
 
   if (cli.prompt !== undefined) return oneShot(cli, loaded.config, env, shutdown);
@@ -64,9 +49,7 @@ async function main(shutdown: Shutdown, front: FrontState): Promise<number> {
   const io = createIo(isTTY);
 
   const { createApp } = await import('./app.js');
-  let app: ReturnType<typeof createApp>;
-  try {
-    app = createApp({
+  const app = createApp({
       groups: exitGroups(shutdown),
       io,
       config: loaded.config,
@@ -78,15 +61,8 @@ async function main(shutdown: Shutdown, front: FrontState): Promise<number> {
       version: VERSION,
       model: cli.model,
       resume: cli.resume,
-      promptShown: front.prompted,
-    });
-  } catch (err) {
-    if (err instanceof UsageError) {
-      process.stderr.write(`aish: ${err.message}\n`);
-      return 2;
-    }
-    throw err;
-  }
+    promptShown: front.prompted,
+  });
 
   shutdown.stopWith((code) => app.shutdown(code));
   if (io.isTTY) guardRawMode(process.stdin, shutdown);
@@ -111,8 +87,7 @@ async function oneShot(cli: CliOptions, config: Config, env: Record<string, stri
   shutdown.stopWith(() => controller.abort());
   // stdin may be a pipe here; the reply is decorated when both output streams are a terminal.
   const io = createIo(Boolean(process.stdout.isTTY && process.stderr.isTTY));
-  try {
-    return await runOneShot({
+  return runOneShot({
       groups: exitGroups(shutdown),
       io,
       config,
@@ -126,15 +101,8 @@ async function oneShot(cli: CliOptions, config: Config, env: Record<string, stri
       historyDir: historyDirOf(config.history.dir, { stateDir: STATE_DIR, home: env.HOME, cwd: process.cwd() }),
       stateDir: STATE_DIR,
       output: cli.output,
-      signal: controller.signal,
-    });
-  } catch (err) {
-    if (err instanceof UsageError) {
-      process.stderr.write(`aish: ${err.message}\n`);
-      return 2;
-    }
-    throw err;
-  }
+    signal: controller.signal,
+  });
 }
 
 /**
@@ -213,15 +181,39 @@ function reportUncaught(shutdown: Shutdown, report: (err: unknown) => void): (er
 
 /** Runs aish once the front (entry.ts) has done its part; owns the process from then on. */
 export function start(front: FrontState, shutdown: Shutdown): void {
-  main(shutdown, front).then(
-    // Exit once stdout and stderr are drained (a slow pipe reader may still be behind); a
-    // keep-alive socket or a stray timer must not hold aish open.
-    (code) => process.stdout.write('', () => process.stderr.write('', () => shutdown.exit(code))),
-    (err) => {
-      if (!shutdown.started) process.stderr.write(`aish: ${describeError(err, process.env)}\n`);
-      shutdown.exit(err instanceof FatalError ? err.exitCode : 1);
-    },
-  );
+  // Exit once stdout and stderr are drained (a slow pipe reader may still be behind); a
+  // keep-alive socket or a stray timer must not hold aish open.
+  const exit = (code: number) => process.stdout.write('', () => process.stderr.write('', () => shutdown.exit(code)));
+  main(shutdown, front).then(exit, async (err: unknown) => {
+    if (!shutdown.started) await reportFailure(err, front.cli, process.env);
+    exit(exitCodeOf(err));
+  });
+}
+
+/**
+ * The one mapping of what ended aish to its exit status (docs/usage.md): a bad config or a bad
+ * use of aish is 2, a FatalError its own code, anything else 1.
+ */
+export function exitCodeOf(err: unknown): number {
+  if (err instanceof ConfigError || err instanceof UsageError) return 2;
+  if (err instanceof FatalError) return err.exitCode;
+  return 1;
+}
+
+/** What aish says about the error that ended it, on stderr (and as JSON for a script reading it). */
+async function reportFailure(err: unknown, cli: CliOptions, env: Record<string, string | undefined>): Promise<void> {
+  if (err instanceof ConfigError) {
+    // A config quotes its own keys and values: they pass the sanitizer (an escape in a key must
+    // not set the title or clear the screen); ConfigError caps how much it quotes.
+    process.stderr.write(`aish: ${neutralize(err.message)}\n`);
+    // A script reading JSON gets its error as JSON too (docs/usage.md "Scripting with -p").
+    if (cli.output) {
+      const { scriptErrorLine } = await import('./render/script-output.js');
+      process.stdout.write(scriptErrorLine(cli.output, { kind: 'config', message: err.message }));
+    }
+    return;
+  }
+  process.stderr.write(`aish: ${err instanceof UsageError ? err.message : describeError(err, env)}\n`);
 }
 
 /**
