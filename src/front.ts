@@ -23,6 +23,7 @@ import { bannerText } from './repl/banner.js';
 import { BRACKETED_PASTE_ON } from './repl/paste-mode.js';
 import { formatPrompt } from './repl/prompt.js';
 import { Redactor } from './safety/redact.js';
+import { secretShapeScan } from './secret-rules.js';
 
 /** What the front hands the program (main.ts `start`). */
 export interface FrontState {
@@ -84,7 +85,7 @@ export async function runFront(opts: FrontOptions): Promise<FrontState | number>
     if (env.TERM === 'dumb') return state;
     // What Renderer.status and the REPL draw, in the same bytes, without chalk or the renderer
     // (test/front.test.ts compares them).
-    const { redact } = Redactor.forEnv(() => env, config);
+    const { redact } = Redactor.forEnv({ env: () => env, config, shapes: secretShapeScan() });
     const style = frontStyle(colorLevel(env, true));
     const prompt = formatPrompt(
       config.shell.prompt,

@@ -17,6 +17,7 @@ import { createTurnView } from './render/turn-view.js';
 import { ApprovalGate } from './safety/gate.js';
 import { policyFromConfig } from './safety/policy.js';
 import { Redactor } from './safety/redact.js';
+import { secretShapeScan } from './secret-rules.js';
 import { ProjectContext } from './project/context.js';
 import { OutputCapture, type CapturedOutput } from './shell/capture.js';
 import { enabledBuiltins } from './config/defaults.js';
@@ -70,7 +71,7 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
   if (piped?.binary) throw new UsageError(`-p: standard input looks binary (${piped.rawChars} chars with NUL bytes); pipe text (e.g. through strings or xxd)`);
   const model = startingModel(config, opts.model);
   let registry: ReturnType<typeof createRegistry> | undefined;
-  const { redact } = Redactor.forEnv(() => env, config, () => registry?.oauthSecrets() ?? []);
+  const { redact } = Redactor.forEnv({ env: () => env, config, extra: () => registry?.oauthSecrets() ?? [], shapes: secretShapeScan() });
   const render = new Renderer(io, createStyle(colorLevel(env, io.isTTY)), redact);
   // Stored logins and the client-credentials grant work here; nobody is sent to a browser.
   const view = createTurnView(render, { showStats: config.ui.show_stats });

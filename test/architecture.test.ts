@@ -45,6 +45,8 @@ const LAYERS: Record<string, readonly string[]> = {
   'model-routing': ['broker'],
   context: ['broker', 'errors', 'is-record'],
   safety: ['config', 'tool-call'],
+  // The rules that find secrets by shape, loaded when first needed (dist/secret-rules.js).
+  'secret-rules': ['code-cache', 'safety'],
   history: ['context', 'errors', 'is-record'],
   shell: ['config', 'context', 'line-router'],
   memory: ['broker', 'config', 'context', 'errors', 'history', 'is-record', 'safety'],
@@ -63,11 +65,11 @@ const LAYERS: Record<string, readonly string[]> = {
   meta: ['clipboard', 'config', 'errors', 'history', 'line-router', 'mcp', 'memory', 'model-routing', 'norris', 'project', 'render', 'safety', 'shell', 'trust', 'turn'],
   repl: ['broker', 'config', 'errors', 'history', 'io', 'line-router', 'mcp', 'memory', 'meta', 'norris', 'project', 'render', 'safety', 'shell', 'turn'],
   // What runs before the program is loaded: the config, the first prompt (or the first input).
-  front: ['cli', 'config', 'errors', 'io', 'render', 'repl', 'safety'],
+  front: ['cli', 'config', 'errors', 'io', 'render', 'repl', 'safety', 'secret-rules'],
   // How aish ends (signals, lost streams, the exit), from the start-up file on.
   shutdown: ['errors'],
-  'one-shot': ['config', 'context', 'errors', 'history', 'io', 'mcp', 'project', 'render', 'safety', 'shell', 'tools', 'turn'],
-  app: ['config', 'context', 'errors', 'history', 'io', 'mcp', 'memory', 'meta', 'norris', 'project', 'render', 'repl', 'safety', 'shell', 'tools', 'turn'],
+  'one-shot': ['config', 'context', 'errors', 'history', 'io', 'mcp', 'project', 'render', 'safety', 'secret-rules', 'shell', 'tools', 'turn'],
+  app: ['config', 'context', 'errors', 'history', 'io', 'mcp', 'memory', 'meta', 'norris', 'project', 'render', 'repl', 'safety', 'secret-rules', 'shell', 'tools', 'turn'],
   main: ['app', 'cli', 'config', 'errors', 'front', 'history', 'io', 'one-shot', 'render', 'shutdown', 'trust'],
   // The second start-up file: V8 flags, shutdown, the front, then main.ts.
   start: ['cli', 'code-cache', 'errors', 'fd-write', 'front', 'main', 'shutdown', 'v8-flags'],
