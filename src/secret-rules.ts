@@ -16,11 +16,11 @@ interface Preset {
 
 /** The preset's rules. Throws only when aish is installed without them (a broken install). */
 export function loadSecretRules(): readonly SecretLintRuleCreator[] {
-  // AISH_VERSION is defined in the built bundles only.
+  // AISH_VERSION is defined in the built bundles only; vitest gives src/ a __filename too.
   const preset =
     typeof AISH_VERSION === 'string'
       ? (requireBundle(path.join(__dirname, 'secret-rules.js')) as Preset)
-      : (createRequire(import.meta.url)('@secretlint/secretlint-rule-preset-recommend') as Preset);
+      : (createRequire(__filename)('@secretlint/secretlint-rule-preset-recommend') as Preset);
   return preset.rules;
 }
 
