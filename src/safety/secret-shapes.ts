@@ -100,15 +100,20 @@ export function createShapeScan(loadRules: () => readonly SecretLintRuleCreator[
 }
 
 /**
- * The text as it is scanned: each JSON string escape (`\n`, `\"`, `\u00e9`) and each `"` blanked
- * out by as many spaces, so spans found in it fit the text as given. In a serialised request body
- * or session line a token after `\n` then still starts a word, and no finding runs across the end
- * of a JSON string. Plain text loses nothing a secret is made of.
+ * The text as it is scanned: each ESC and terminal control sequence (`ESC[1;31m`, raw or JSON-escaped),
+ * JSON string escape (`\n`, `\"`, `\u00e9`) and `"` blanked out by as many spaces, so spans found
+ * in it fit the text as given. A token after `\n` in a serialised request body or session line,
+ * or painted by a colour code, then still starts a word, and no finding runs across the end of a
+ * JSON string. An escape escaped again (`\\n`: JSON inside a JSON string, as tool call arguments
+ * in a request body) is blanked whole as well. Plain text loses nothing a secret is made of.
  */
 export function scanView(text: string): string {
-  if (!text.includes('\\') && !text.includes('"')) return text;
-  return text.replace(/\\(?:u[0-9a-fA-F]{4}|[^])|"/g, (m) => ' '.repeat(m.length));
+  if (!/["\\\x1b]/.test(text)) return text;
+  return text.replace(BLANKED, (m) => ' '.repeat(m.length));
 }
+
+// eslint-disable-next-line no-control-regex
+const BLANKED = /(?:\x1b|\\+u001[bB])(?:\[[0-?]*[ -/]*[@-~])?|\\+(?:u[0-9a-fA-F]{4}|[^])|"/g;
 
 interface PresetHandlers {
   scan(view: string): SecretSpan[];

@@ -3,11 +3,14 @@
 // ordinary text that only looks random (commit ids, UUIDs, base64) is left alone.
 
 import { describe, expect, it } from 'vitest';
+import { buildChatRequest } from '../../src/broker/request.js';
+import type { ChatMessage } from '../../src/broker/types.js';
 import { defaultModels } from '../../src/config/default-models.js';
 import { resolveConfig, type Config } from '../../src/config/schema.js';
 import { findSecrets, Redactor } from '../../src/safety/redact.js';
 import { secretShapeScan } from '../../src/secret-rules.js';
 import { fakeCredentialsFile, fakeSecrets } from '../support/fake-secrets.js';
+import { HOSTILE_SECRETS } from '../support/hostile.js';
 
 function config(data: Record<string, unknown> = {}): Config {
   const r = resolveConfig(data, defaultModels({}));
@@ -158,5 +161,41 @@ describe('secrets by shape (secretlint preset and aish own shapes)', () => {
     ['an SSH public key', `ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIG4rT3vTt99Ox5kndS4HmgTrKBT8SKzhK4rhGkEVGlCI me@host`],
   ])('leaves %s alone', (_name, text) => {
     expect(redact(text)).toBe(text);
+  });
+});
+
+describe('the hostile corpus of hidden secrets', () => {
+  const { redact } = redactorFor(() => ({}));
+  const ghp = () => fakeSecrets().find((s) => s.name === 'GitHub classic token')!.value;
+
+  it.each(HOSTILE_SECRETS)('a token %s', (_name, wrap) => {
+    const out = redact(wrap(ghp()));
+    expect(out).not.toContain(ghp());
+    // Named by its shape, or by the secret-looking name it is assigned to (`access_token=`).
+    expect(out).toMatch(/\[redacted:(github-token|access_token)\]/);
+  });
+
+  it('a private key block with CRLF line ends, and one inside a JSON body', () => {
+    const pem = fakeSecrets().find((s) => s.name === 'PEM private key block')!;
+    expect(redact(pem.text.replace(/\n/g, '\r\n'))).toBe('[redacted:private-key]');
+    expect(JSON.parse(redact(JSON.stringify({ content: `cat key.pem\n${pem.text}\n` })))).toEqual({ content: 'cat key.pem\n[redacted:private-key]\n' });
+  });
+});
+
+describe('the request body the broker sends', () => {
+  it('holds no secret from a user turn, exec output or a tool result, and stays valid JSON', () => {
+    const { redact } = redactorFor(() => ({}));
+    const { text, secrets } = fakeCredentialsFile();
+    const model = config().models[config().default_model]!;
+    const messages: ChatMessage[] = [
+      { role: 'user', content: `[exec output]\n${text}\n\nwhat is this?` },
+      { role: 'assistant', content: '', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'fs__read', arguments: '{"path":"~/.aws/credentials"}' } }] },
+      { role: 'tool', tool_call_id: 'c1', content: text },
+    ];
+    const { body } = buildChatRequest({ ...model, endpoint: 'http://127.0.0.1:1/v1' }, messages, { env: {}, redact });
+    for (const s of secrets) expect(body).not.toContain(s.value);
+    const sent = JSON.parse(body) as { messages: { content: string }[] };
+    expect(sent.messages[0]!.content).toContain('aws_secret_access_key = [redacted:aws-secret-key]');
+    expect(sent.messages[2]!.content).toContain('[redacted:private-key]');
   });
 });
