@@ -23,7 +23,6 @@ import { bannerText } from './repl/banner.js';
 import { BRACKETED_PASTE_ON } from './repl/paste-mode.js';
 import { formatPrompt } from './repl/prompt.js';
 import { Redactor } from './safety/redact.js';
-import { secretShapeScan } from './secret-rules.js';
 
 /** What the front hands the program (main.ts `start`). */
 export interface FrontState {
@@ -85,7 +84,9 @@ export async function runFront(opts: FrontOptions): Promise<FrontState | number>
     if (env.TERM === 'dumb') return state;
     // What Renderer.status and the REPL draw, in the same bytes, without chalk or the renderer
     // (test/front.test.ts compares them).
-    const { redact } = Redactor.forEnv({ env: () => env, config, shapes: secretShapeScan() });
+    // Secrets by name only: the shape rules would cost ~10 ms of every start (bench: `redact`),
+    // and the banner is aish's own line, built from the config, that shows no URL's password.
+    const { redact } = Redactor.forEnv({ env: () => env, config, shapes: () => [] });
     const style = frontStyle(colorLevel(env, true));
     const prompt = formatPrompt(
       config.shell.prompt,

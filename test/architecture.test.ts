@@ -65,7 +65,7 @@ const LAYERS: Record<string, readonly string[]> = {
   meta: ['clipboard', 'config', 'errors', 'history', 'line-router', 'mcp', 'memory', 'model-routing', 'norris', 'project', 'render', 'safety', 'shell', 'trust', 'turn'],
   repl: ['broker', 'config', 'errors', 'history', 'io', 'line-router', 'mcp', 'memory', 'meta', 'norris', 'project', 'render', 'safety', 'shell', 'turn'],
   // What runs before the program is loaded: the config, the first prompt (or the first input).
-  front: ['cli', 'config', 'errors', 'io', 'render', 'repl', 'safety', 'secret-rules'],
+  front: ['cli', 'config', 'errors', 'io', 'render', 'repl', 'safety'],
   // How aish ends (signals, lost streams, the exit), from the start-up file on.
   shutdown: ['errors'],
   'one-shot': ['config', 'context', 'errors', 'history', 'io', 'mcp', 'project', 'render', 'safety', 'secret-rules', 'shell', 'tools', 'turn'],
