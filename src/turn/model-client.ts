@@ -13,7 +13,7 @@ import { UsageError } from '../errors.js';
 export interface ModelAccess {
   /** The client for a preset; throws UsageError for an unknown one. */
   client(name: string): ModelClient;
-  /** One buffered question outside the conversation (summaries); rejects like the broker. */
+  /** One buffered question outside the conversation (summaries); rejects like the broker, the message redacted. */
   askOnce(name: string, messages: ChatMessage[], limits: { maxTokens: number; timeoutMs: number; signal?: AbortSignal }): Promise<string>;
 }
 
@@ -26,7 +26,11 @@ export function presetModels(config: Config, env: Record<string, string | undefi
     askOnce: (name, messages, limits) => {
       const model = config.models[name];
       if (!model) throw new UsageError(`no preset named "${name}"`);
-      return askOnce(model, messages, { env, redact, ...limits });
+      // Its error can travel on (an MCP server's sampling request gets it): redacted like its body.
+      return askOnce(model, messages, { env, redact, ...limits }).catch((err: unknown) => {
+        if (err instanceof Error) err.message = redact(err.message);
+        throw err;
+      });
     },
   };
 }
