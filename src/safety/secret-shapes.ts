@@ -72,7 +72,7 @@ const OWN_SHAPES: readonly { pattern: RegExp; kind: (m: RegExpMatchArray) => str
     pattern: /\b(?:mysql[\w-]*|mariadb[\w-]*|mycli)\b[^\n;|&]{0,200}?\s-p(?:'(?<quoted>[^'\n]+)'|(?<secret>[^\s'"\\]+))/dg,
     kind: () => 'password',
   },
-  // curl and wget with `-u user:password`, `--user user:password`, `--password`.
+  // curl and wget with `-u user:password` or `--user user:password`.
   { pattern: /\b(?:curl|wget)\b[^\n;|&]{0,500}?\s(?:-u|--user|--http-user)(?:\s+|=)?'?[^\s:'"]+:(?<secret>[^\s'"\\]+)/dg, kind: () => 'password' },
   // Credentials in any URL (`redis://:pw@host`, `amqp://u:pw@rabbit:5672`, `https://u:p@localhost`),
   // besides the preset's http and database URLs; placeholders (`$PASS`, `{pass}`, `<pass>`, `***`) are left.

@@ -7,40 +7,27 @@
 
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { makeHome, type AishHome } from '../support/aish-env.js';
+import { expect, it } from 'vitest';
 import { fakeCredentialsFile, fakeSecrets } from '../support/fake-secrets.js';
-import { ModelServer, textReply } from '../support/model-server.js';
-import { KEY, PtySession } from '../support/pty.js';
+import { loopbackHome } from '../support/loopback-home.js';
+import { textReply } from '../support/model-server.js';
+import { KEY } from '../support/pty.js';
 import { runAish } from '../support/run-aish.js';
 
-let h: AishHome;
-let server: ModelServer;
-let term: PtySession | undefined;
-
-beforeEach(async () => {
-  h = makeHome();
-  server = await ModelServer.start();
-  h.writeConfig({ models: { fast: { endpoint: server.url, model: 'm' } } });
-});
-afterEach(async () => {
-  term?.kill();
-  term = undefined;
-  await server.close();
-  h.cleanup();
-});
+const setup = loopbackHome();
 
 const PROMPT = /\[aish:fast\]> $/;
 const secret = (name: string) => fakeSecrets().find((s) => s.name === name)!;
 
 function sessionText(): string {
-  const dir = path.join(h.stateDir, 'sessions');
+  const dir = path.join(setup.home.stateDir, 'sessions');
   return readdirSync(dir)
     .map((f) => readFileSync(path.join(dir, f), 'utf8'))
     .join('');
 }
 
 it('on a terminal: the output shows as printed, and what leaves for the model or reaches a file is redacted', async () => {
+  const { home: h, server } = setup;
   const creds = fakeCredentialsFile();
   mkdirSync(path.join(h.home, '.aws'));
   writeFileSync(path.join(h.home, '.aws', 'credentials'), creds.text);
@@ -52,7 +39,7 @@ it('on a terminal: the output shows as printed, and what leaves for the model or
   const proposed = secret('GitHub fine-grained token');
   server.enqueue(textReply(['Those are credentials.']), textReply(['mysql is not installed here.']), textReply([`(fact): the deploy token is ${proposed.value}\n`]));
 
-  const t = (term = PtySession.start({ cwd: h.cwd, env: h.env, cols: 400 }));
+  const t = setup.pty({ cols: 400 });
   await t.waitFor(PROMPT);
   let mark = t.mark();
   t.line('cat ~/.aws/credentials');
@@ -104,6 +91,7 @@ it('on a terminal: the output shows as printed, and what leaves for the model or
 });
 
 it('piped: :remember, a line for the model and an error body that echoes a token are redacted', async () => {
+  const { home: h, server } = setup;
   const ghp = secret('GitHub classic token');
   const openai = secret('OpenAI project key');
   server.enqueue({ type: 'raw', status: 401, body: `{"error":{"message":"invalid token ${ghp.value}"}}` }, textReply(['ok']));
