@@ -109,7 +109,8 @@ export function createShapeScan(loadRules: () => readonly SecretLintRuleCreator[
  */
 export function scanView(text: string): string {
   if (!/["\\\x1b]/.test(text)) return text;
-  return text.replace(BLANKED, (m) => ' '.repeat(m.length));
+  // An escaped newline stays a line end, so a rule that keeps to one line still does.
+  return text.replace(BLANKED, (m) => (m.endsWith('\\n') ? `${' '.repeat(m.length - 1)}\n` : ' '.repeat(m.length)));
 }
 
 // eslint-disable-next-line no-control-regex
