@@ -1,7 +1,7 @@
 // `npm run bench`: every benchmark, each printing its figure, the baseline measured in the same run
 // and the ratio, with the target of issue 17 and docs/performance.md. Figures, not assertions:
 // these machines are shared and noisy. `npm run bench -- startup stream` runs only those groups
-// (startup, shell, stream, inprocess, mcp, resume, cap).
+// (startup, shell, stream, inprocess, mcp, resume, cap, redact).
 
 import { fixtureStdio } from '../test/support/mcp-servers.js';
 import { benchStartup } from './startup.js';
@@ -38,6 +38,7 @@ if (want('stream')) await streamEndToEnd();
 if (want('inprocess')) await streamInProcess();
 if (want('mcp')) await mcpFigures();
 if (want('resume')) await resumeFigures();
+if (want('redact')) await redactFigures();
 if (want('cap')) await replyCapFigures();
 
 async function replyCapFigures(): Promise<void> {
@@ -151,4 +152,13 @@ async function resumeFigures(): Promise<void> {
       'linear, 100 000 lines < 1 s',
     );
   }
+}
+
+async function redactFigures(): Promise<void> {
+  const { benchRedact } = await import('./redact.js');
+  const r = await benchRedact();
+  const mb = `${(r.chars / 1e6).toFixed(2)} MB`;
+  row(`redact ${mb} output, names + shapes`, ms(r.oneMs), `names only (before) ${ms(r.envOnlyMs)}`, (r.oneMs / r.envOnlyMs).toFixed(2), `- (${r.secretsFound} secrets found; JSON.stringify of it ${ms(r.stringifyMs)}, a UTF-8 copy ${ms(r.copyMs)})`);
+  row(`redact ${mb} output as a request body`, ms(r.oneJsonMs), `names only (before) ${ms(r.envOnlyJsonMs)}`, (r.oneJsonMs / r.envOnlyJsonMs).toFixed(2), '- (once per request while the output is in the context)');
+  row('first redaction: shape rules loaded + first scan', ms(r.firstUseMs), `(fresh process, code cache; median of 11)`, '-', '- (once per session, at the first text redacted)');
 }

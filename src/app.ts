@@ -41,6 +41,7 @@ import type { AskFn, AskKeyFn, KeyQuestion } from './safety/confirm.js';
 import { ApprovalGate } from './safety/gate.js';
 import { policyFromConfig } from './safety/policy.js';
 import { Redactor } from './safety/redact.js';
+import { secretShapeScan } from './secret-rules.js';
 import { ProjectContext } from './project/context.js';
 import { ShellRunner } from './shell/shell-runner.js';
 import { ShellSession, sessionShellOf } from './shell/session.js';
@@ -84,7 +85,7 @@ export function createApp(opts: AppOptions): Repl {
   // Secrets are looked up in the shell's live environment (an `export` inside aish counts).
   let liveEnv = (): Record<string, string | undefined> => env;
   let mcp: ReturnType<typeof createRegistry> | undefined;
-  const { redact } = Redactor.forEnv(() => liveEnv(), config, () => mcp?.oauthSecrets() ?? []);
+  const { redact } = Redactor.forEnv({ env: () => liveEnv(), config, extra: () => mcp?.oauthSecrets() ?? [], shapes: secretShapeScan() });
   const render = new Renderer(io, createStyle(colorLevel(env, io.isTTY)), redact);
   const historyDir = historyDirOf(config.history.dir, { stateDir: opts.stateDir, home: env.HOME, cwd: opts.cwd });
   const status = (message: string) => render.status(message);

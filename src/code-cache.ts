@@ -1,8 +1,9 @@
-// Loading aish's own CommonJS bundles (dist/start.js, dist/program.js, dist/vendor.js) with V8's
-// code cache. Node 20 has no compile cache of its own (Node 22's module.enableCompileCache); a
-// bundle required the usual way is parsed and compiled at every start, about 12 ms of every run
-// for the program (docs/performance.md). So each bundle is compiled here as Node's CommonJS loader
-// would compile it (the same wrapper), with the bytes V8 serialized for it.
+// Loading aish's own CommonJS bundles (dist/start.js, dist/program.js, dist/vendor.js,
+// dist/secret-rules.js) with V8's code cache. Node 20 has no compile cache of its own (Node 22's
+// module.enableCompileCache); a bundle required the usual way is parsed and compiled at every
+// start, about 12 ms of every run for the program (docs/performance.md). So each bundle is
+// compiled here as Node's CommonJS loader would compile it (the same wrapper), with the bytes V8
+// serialized for it.
 //
 // The cache sits beside the bundle: `<bundle>.<key>.cache`, `key` naming what V8 checks it
 // against (Node's version and the V8 flags given on the command line or in NODE_OPTIONS); the

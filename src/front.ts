@@ -84,7 +84,9 @@ export async function runFront(opts: FrontOptions): Promise<FrontState | number>
     if (env.TERM === 'dumb') return state;
     // What Renderer.status and the REPL draw, in the same bytes, without chalk or the renderer
     // (test/front.test.ts compares them).
-    const { redact } = Redactor.forEnv(() => env, config);
+    // Secrets by name only: the shape rules would cost ~10 ms of every start (bench: `redact`),
+    // and the banner is aish's own line, built from the config, that shows no URL's password.
+    const { redact } = Redactor.forEnv({ env: () => env, config, shapes: () => [] });
     const style = frontStyle(colorLevel(env, true));
     const prompt = formatPrompt(
       config.shell.prompt,

@@ -24,6 +24,7 @@ import { createTurnView } from './render/turn-view.js';
 import { ApprovalGate } from './safety/gate.js';
 import { policyFromConfig } from './safety/policy.js';
 import { Redactor } from './safety/redact.js';
+import { secretShapeScan } from './secret-rules.js';
 import { ProjectContext } from './project/context.js';
 import { fenced } from './project/mentions.js';
 import { OutputCapture, type CapturedOutput } from './shell/capture.js';
@@ -89,7 +90,7 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
   const { config, env } = opts;
   // The OAuth tokens of the servers, once they are connected, are secrets too.
   const servers: Servers = {};
-  const { redact } = Redactor.forEnv(() => env, config, () => servers.registry?.oauthSecrets() ?? []);
+  const { redact } = Redactor.forEnv({ env: () => env, config, extra: () => servers.registry?.oauthSecrets() ?? [], shapes: secretShapeScan() });
   const script = new ScriptOutput(opts.output ?? 'text', opts.io.output, redact);
   try {
     return await askOnce(opts, script, redact, servers);

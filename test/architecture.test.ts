@@ -46,6 +46,8 @@ const LAYERS: Record<string, readonly string[]> = {
   'model-routing': ['broker'],
   context: ['broker', 'errors', 'is-record'],
   safety: ['config', 'tool-call'],
+  // The rules that find secrets by shape, loaded when first needed (dist/secret-rules.js).
+  'secret-rules': ['code-cache', 'safety'],
   history: ['context', 'errors', 'is-record', 'private-file'],
   shell: ['config', 'context', 'line-router'],
   memory: ['broker', 'config', 'context', 'errors', 'history', 'is-record', 'safety'],
@@ -67,8 +69,8 @@ const LAYERS: Record<string, readonly string[]> = {
   front: ['cli', 'config', 'errors', 'io', 'render', 'repl', 'safety'],
   // How aish ends (signals, lost streams, the exit), from the start-up file on.
   shutdown: ['errors'],
-  'one-shot': ['broker', 'cmd-contract', 'config', 'context', 'errors', 'history', 'io', 'mcp', 'project', 'render', 'safety', 'shell', 'tools', 'turn'],
-  app: ['config', 'context', 'errors', 'history', 'io', 'mcp', 'memory', 'meta', 'norris', 'project', 'render', 'repl', 'safety', 'shell', 'tools', 'turn'],
+  'one-shot': ['broker', 'cmd-contract', 'config', 'context', 'errors', 'history', 'io', 'mcp', 'project', 'render', 'safety', 'secret-rules', 'shell', 'tools', 'turn'],
+  app: ['config', 'context', 'errors', 'history', 'io', 'mcp', 'memory', 'meta', 'norris', 'project', 'render', 'repl', 'safety', 'secret-rules', 'shell', 'tools', 'turn'],
   main: ['app', 'cli', 'config', 'errors', 'front', 'history', 'io', 'mcp', 'one-shot', 'render', 'shutdown', 'trust'],
   // The second start-up file: V8 flags, shutdown, the front, then main.ts.
   start: ['cli', 'code-cache', 'errors', 'fd-write', 'front', 'main', 'shutdown', 'v8-flags'],

@@ -8,7 +8,9 @@ import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { CliOptions } from '../src/cli.js';
 import { sha256Hex, stateDirOf, trustFileOf, TrustStore } from '../src/config/trust-store.js';
+import type { ModelConfig } from '../src/config/schema.js';
 import { runFront, warmUp, type FrontOptions } from '../src/front.js';
+import { bannerText } from '../src/repl/banner.js';
 import { Renderer } from '../src/render/renderer.js';
 import { createStyle } from '../src/render/style.js';
 import { tempDir } from './support/temp-dir.js';
@@ -242,5 +244,12 @@ describe('the warm-up the build runs before it makes the front\'s code cache', (
     await expect(warmUp(good.home)).resolves.toBeUndefined();
     const bad = project({ '.aishrc.json': JSON.stringify({ shell: { confirm_cmd: 'yes' } }) });
     await expect(warmUp(bad.home)).rejects.toThrow(/drew no prompt/);
+  });
+});
+
+describe('the banner', () => {
+  it('shows where requests go without the password of an endpoint URL', () => {
+    const preset = { endpoint: ['https://me:', 'hunter2-long', '@llm.example.org/v1'].join(''), model: 'm' } as ModelConfig;
+    expect(bannerText('9.9.9', 'fast', preset, undefined)).toBe('aish 9.9.9: fast = m at https://llm.example.org/v1 (no config file); :help for commands');
   });
 });

@@ -116,6 +116,9 @@ describe('classify with the session shell answering `type`', () => {
     clear: 'file',
     login: 'file',
     source: 'builtin',
+    mysql: 'file',
+    psql: 'file',
+    mycli: null,
   };
   const kindOf = (w: string) => (w in shell ? shell[w] : undefined);
 
@@ -169,6 +172,13 @@ describe('classify with the session shell answering `type`', () => {
     ['f() { exit 3; }; f', 'shell', 'known-command'],
     ['function greet { echo hi; }', 'shell', 'known-command'],
     ['greet|cat', 'shell', 'shell-knows'],
+    // a database client on PATH runs with its password option or URL (redacted in what is kept)
+    ['mysql -u root -pS3cret-x9 shop', 'shell', 'shell-knows'],
+    ['mysql -u root -p shop', 'shell', 'shell-knows'],
+    ['psql postgres://app:S3cret-x9@db.internal/app', 'shell', 'shell-knows'],
+    ['mysql into the shop database and show me the tables', 'ai', 'default'],
+    // not installed: the model is asked (the password is redacted before it is sent)
+    ['mycli -u root -pS3cret-x9 shop', 'ai', 'default'],
   ])('%j → %s (%s)', (line, kind, rule) => {
     const route = classify(line, config, kindOf);
     expect(route.kind).toBe(kind);

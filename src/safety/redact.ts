@@ -1,11 +1,14 @@
-// No secret leaves: every secret aish knows is replaced by `[redacted:NAME]` in what is sent to a
-// model, written to disk (sessions, memory, input history, audit) or printed as a status or error
-// line. Secrets are: model keys (`key_env`), MCP tokens (`auth_token`, `auth_env`, the OAuth tokens
-// and client secrets aish keeps), and the values of environment variables whose names look secret (*KEY*, *TOKEN*, *SECRET*, *PASSWORD*,
-// *CREDENTIAL*) with 8 or more characters. The environment is read on every call, so a secret
-// exported inside aish is covered from then on.
+// No secret leaves: every secret is replaced by `[redacted:KIND]` in what is sent to a model,
+// written to disk (sessions, memory, input history, audit) or printed as a status or error line.
+// Secrets by name: model keys (`key_env`), MCP tokens (`auth_token`, `auth_env`, the OAuth tokens
+// and client secrets aish keeps), the values of environment variables whose names look secret
+// (*KEY*, *TOKEN*, *SECRET*, *PASSWORD*, *CREDENTIAL*) with 8 or more characters, and such
+// `NAME=value` assignments in any text; the environment is read on every call, so a secret
+// exported inside aish is covered from then on. Secrets by shape: whatever secret-shapes.ts finds
+// (AWS keys, GitHub and OpenAI tokens, private keys, passwords in URLs and command lines, ...).
 
 import type { Config } from '../config/schema.js';
+import { scanView, type SecretSpan, type ShapeScan } from './secret-shapes.js';
 
 export interface Secret {
   /** What the placeholder names: the variable, or the config key. */
@@ -19,7 +22,7 @@ const SECRET_NAME = /KEY|TOKEN|SECRET|PASSW(OR)?D|CREDENTIAL/i;
  * value is redacted even before it reaches the environment. Values stop at quotes and backslashes,
  * so the pattern never eats into the JSON a line is embedded in.
  */
-const SECRET_ASSIGNMENT = /\b([A-Za-z_][A-Za-z0-9_]*(?:KEY|TOKEN|SECRET|PASSW(?:OR)?D|CREDENTIAL)[A-Za-z0-9_]*)=(?:'([^'\\\n]{8,})'|([^\s"'\\]{8,}))/gi;
+const SECRET_ASSIGNMENT = /\b([A-Za-z_][A-Za-z0-9_]*(?:KEY|TOKEN|SECRET|PASSW(?:OR)?D|CREDENTIAL)[A-Za-z0-9_]*)=(?:'([^'\\\n]{8,})'|([^\s"'\\]{8,}))/dgi;
 /** Shorter values are left alone: they would match ordinary words and numbers. */
 export const MIN_SECRET_CHARS = 8;
 
@@ -45,29 +48,93 @@ export function findSecrets(env: Record<string, string | undefined>, config: Pic
   return [...found].map(([value, name]) => ({ name, value })).sort((a, b) => b.value.length - a.value.length);
 }
 
-/** Replaces every secret in text; also their JSON-escaped forms, so a serialized body is covered. */
+/** What a Redactor knows: the secrets by name right now, and the scan for secrets by shape. */
+export interface RedactorSources {
+  /** The secrets aish knows by name (the environment, the config), read on every call. */
+  secrets: () => readonly Secret[];
+  /** Finds secrets by their shape (secret-shapes.ts). */
+  shapes: ShapeScan;
+}
+
+/** A span to replace, and how sure its name is: a known secret's name wins over a shape's kind. */
+interface Found extends SecretSpan {
+  rank: number;
+}
+
+const BY_NAME = 2;
+const BY_ASSIGNMENT = 1;
+const BY_SHAPE = 0;
+
+/**
+ * The one redactor: replaces every secret in a text with `[redacted:KIND]`, where KIND is the
+ * variable or config key a known secret comes from, or the kind of secret its shape shows
+ * (`aws-access-key`). Works on plain text and on serialised JSON alike: a known secret's
+ * JSON-escaped form is replaced too, and the result stays valid JSON.
+ */
 export class Redactor {
-  readonly #secrets: () => readonly Secret[];
+  readonly #sources: RedactorSources;
 
-  constructor(secrets: () => readonly Secret[]) {
-    this.#secrets = secrets;
+  constructor(sources: RedactorSources) {
+    this.#sources = sources;
   }
 
-  /** A redactor over the live environment, the config's tokens and `extra` (kept OAuth tokens). */
-  static forEnv(env: () => Record<string, string | undefined>, config: Pick<Config, 'models' | 'mcp'>, extra: () => readonly Secret[] = () => []): Redactor {
-    return new Redactor(() => findSecrets(env(), config, extra()));
+  /**
+   * A redactor over the live environment, the config's tokens, `extra` (kept OAuth tokens) and
+   * the shapes `shapes` finds.
+   */
+  static forEnv(opts: {
+    env: () => Record<string, string | undefined>;
+    config: Pick<Config, 'models' | 'mcp'>;
+    extra?: () => readonly Secret[];
+    shapes: ShapeScan;
+  }): Redactor {
+    const extra = opts.extra ?? (() => []);
+    return new Redactor({ secrets: () => findSecrets(opts.env(), opts.config, extra()), shapes: opts.shapes });
   }
 
+  /** `text` with every secret replaced. Throws only when the shape rules cannot be loaded (a broken install). */
   redact = (text: string): string => {
-    let out = text;
-    for (const { name, value } of this.#secrets()) {
-      const placeholder = `[redacted:${name}]`;
-      out = out.split(value).join(placeholder);
+    const found: Found[] = [];
+    for (const { name, value } of this.#sources.secrets()) {
+      addOccurrences(found, text, value, name);
       const escaped = JSON.stringify(value).slice(1, -1);
-      if (escaped !== value) out = out.split(escaped).join(placeholder);
+      if (escaped !== value) addOccurrences(found, text, escaped, name);
     }
-    return out.replace(SECRET_ASSIGNMENT, (whole, name: string, quoted?: string) => (quoted === undefined ? `${name}=[redacted:${name}]` : `${name}='[redacted:${name}]'`));
+    const view = scanView(text);
+    for (const m of view.matchAll(SECRET_ASSIGNMENT)) {
+      const at = m.indices?.[2] ?? m.indices?.[3];
+      if (at && m[1]) found.push({ start: at[0], end: at[1], kind: m[1], rank: BY_ASSIGNMENT });
+    }
+    for (const span of this.#sources.shapes(view)) found.push({ ...span, rank: BY_SHAPE });
+    return replaceSpans(text, found);
   };
+}
+
+function addOccurrences(found: Found[], text: string, value: string, name: string): void {
+  for (let at = text.indexOf(value); at >= 0; at = text.indexOf(value, at + value.length)) {
+    found.push({ start: at, end: at + value.length, kind: name, rank: BY_NAME });
+  }
+}
+
+/** `text` with each span, overlapping ones joined, replaced by `[redacted:KIND]` (the best-ranked kind). */
+function replaceSpans(text: string, found: Found[]): string {
+  if (found.length === 0) return text;
+  found.sort((a, b) => a.start - b.start || b.rank - a.rank || b.end - a.end);
+  let out = '';
+  let at = 0;
+  let i = 0;
+  while (i < found.length) {
+    const first = found[i]!;
+    let { end, kind, rank } = first;
+    for (i++; i < found.length && found[i]!.start < end; i++) {
+      const next = found[i]!;
+      end = Math.max(end, next.end);
+      if (next.rank > rank) ({ kind, rank } = next);
+    }
+    out += `${text.slice(at, first.start)}[redacted:${kind}]`;
+    at = end;
+  }
+  return out + text.slice(at);
 }
 
 /**

@@ -41,7 +41,11 @@ export function presetModels(config: Config, env: Record<string, string | undefi
     askOnce: async (name, messages, { purpose, ...limits }) => {
       const model = config.models[name];
       if (!model) throw new UsageError(`no preset named "${name}"`);
-      const result = await askOnceResult(model, messages, { env, redact, ...limits });
+      const result = await askOnceResult(model, messages, { env, redact, ...limits }).catch((err: unknown) => {
+        // Its error can travel on (an MCP server's sampling request gets it): redacted like its body.
+        if (err instanceof Error) err.message = redact(err.message);
+        throw err;
+      });
       usage.record(name, messages, result, purpose);
       return result.text;
     },

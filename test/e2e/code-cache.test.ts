@@ -53,7 +53,7 @@ describe('code caches of the bundles', () => {
 
   it('the build made one for each bundle loaded after dist/aish.js, for a plain node', () => {
     expect([...caches(path.join(ROOT, 'dist')).keys()].filter((n) => n.includes(plainKey)).sort()).toEqual(
-      ['program.js', 'start.js', 'vendor.js'].map((b) => `${b}.${plainKey}.cache`),
+      ['program.js', 'secret-rules.js', 'start.js', 'vendor.js'].map((b) => `${b}.${plainKey}.cache`),
     );
   });
 
@@ -89,7 +89,7 @@ describe('code caches of the bundles', () => {
     for (const [name, bytes] of before) expect(after.get(name)?.equals(bytes), name).toBe(true);
     const key = cacheKey(process.version, flags, undefined);
     expect(key).not.toBe(plainKey);
-    expect([...after.keys()].filter((n) => n.includes(key)).sort()).toEqual(['program.js', 'start.js', 'vendor.js'].map((b) => `${b}.${key}.cache`));
+    expect([...after.keys()].filter((n) => n.includes(key)).sort()).toEqual(['program.js', 'secret-rules.js', 'start.js', 'vendor.js'].map((b) => `${b}.${key}.cache`));
   });
 
   it('names a cache by Node\'s version and every V8 flag, from the command line or NODE_OPTIONS', () => {

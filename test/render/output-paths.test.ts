@@ -4,13 +4,17 @@
 // and results). With colour on or off, TTY or pipe, nothing but aish's own styling may leave raw.
 
 import { describe, expect, it } from 'vitest';
+import type { Config } from '../../src/config/schema.js';
 import { formatQuestion } from '../../src/render/question.js';
 import { Renderer } from '../../src/render/renderer.js';
 import { createStyle } from '../../src/render/style.js';
 import { createTurnView } from '../../src/render/turn-view.js';
+import { Redactor } from '../../src/safety/redact.js';
+import { secretShapeScan } from '../../src/secret-rules.js';
 import type { TurnEvent } from '../../src/turn/types.js';
 import { captureIo } from '../support/capture-io.js';
-import { HOSTILE, RAW_CONTROL } from '../support/hostile.js';
+import { fakeSecrets } from '../support/fake-secrets.js';
+import { HOSTILE, HOSTILE_SECRETS, RAW_CONTROL } from '../support/hostile.js';
 
 /** What aish itself writes: SGR colour, and the spinner's erase of its own line. */
 // eslint-disable-next-line no-control-regex
@@ -162,5 +166,25 @@ describe('questions', () => {
         expect(text.split('\n').at(-1)).toMatch(/\? \[[a-zA-Z/]+\] $/);
       }
     }
+  });
+});
+
+describe('secrets by shape in every renderer path (the one redactor, the hostile corpus)', () => {
+  const ghp = fakeSecrets().find((s) => s.name === 'GitHub classic token')!.value;
+  const { redact } = Redactor.forEnv({ env: () => ({}), config: { models: {}, mcp: { servers: {} } } as unknown as Pick<Config, 'models' | 'mcp'>, shapes: secretShapeScan() });
+
+  it.each(HOSTILE_SECRETS)('a token %s', (_name, wrap) => {
+    const cap = captureIo({ isTTY: true, columns: 200 });
+    const render = new Renderer(cap.io, createStyle(1), redact);
+    const bad = wrap(ghp);
+    render.status(`status ${bad}`);
+    render.error(`transport: HTTP 401: ${bad}`);
+    render.context(`context ${bad}`);
+    render.info(`info ${bad}`);
+    render.toolBegin('srv__x', JSON.stringify({ token: bad }));
+    render.toolBody(`body ${bad}`);
+    const all = cap.stdout + cap.stderr;
+    expect(all).not.toContain(ghp);
+    expect(leftovers(all)).not.toMatch(RAW_CONTROL);
   });
 });

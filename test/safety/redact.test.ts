@@ -1,9 +1,16 @@
-// Which values are secrets, and that the redactor replaces them in plain and in JSON-escaped text.
+// Which values are secrets, and that the redactor replaces them in plain and in JSON-escaped text:
+// by name (the environment, the config) and by shape (fake secrets built at run time), and that
+// ordinary text that only looks random (commit ids, UUIDs, base64) is left alone.
 
 import { describe, expect, it } from 'vitest';
+import { buildChatRequest } from '../../src/broker/request.js';
+import type { ChatMessage } from '../../src/broker/types.js';
 import { defaultModels } from '../../src/config/default-models.js';
 import { resolveConfig, type Config } from '../../src/config/schema.js';
 import { findSecrets, Redactor } from '../../src/safety/redact.js';
+import { secretShapeScan } from '../../src/secret-rules.js';
+import { fakeCredentialsFile, fakeSecrets } from '../support/fake-secrets.js';
+import { HOSTILE_SECRETS } from '../support/hostile.js';
 
 function config(data: Record<string, unknown> = {}): Config {
   const r = resolveConfig(data, defaultModels({}));
@@ -43,10 +50,12 @@ describe('findSecrets', () => {
   });
 });
 
+const redactorFor = (env: () => Record<string, string | undefined>, cfg = config()) => Redactor.forEnv({ env, config: cfg, shapes: secretShapeScan() });
+
 describe('Redactor', () => {
   it('replaces every occurrence, longest secret first, plain and JSON-escaped', () => {
     const env: Record<string, string> = { A_TOKEN: 'abc"def\\ghi', B_KEY: 'abcdefgh', C_KEY: 'abcdefgh-longer' };
-    const { redact } = Redactor.forEnv(() => env, config());
+    const { redact } = redactorFor(() => env);
     expect(redact('x abcdefgh-longer y abcdefgh z abcdefgh')).toBe('x [redacted:C_KEY] y [redacted:B_KEY] z [redacted:B_KEY]');
     expect(redact(JSON.stringify({ content: 'key=abc"def\\ghi' }))).toBe('{"content":"key=[redacted:A_TOKEN]"}');
     expect(JSON.parse(redact(JSON.stringify({ content: 'key=abc"def\\ghi' })))).toEqual({ content: 'key=[redacted:A_TOKEN]' });
@@ -54,7 +63,7 @@ describe('Redactor', () => {
 
   it('reads the environment on every call, so a secret exported later is covered', () => {
     const env: Record<string, string> = {};
-    const { redact } = Redactor.forEnv(() => env, config());
+    const { redact } = redactorFor(() => env);
     expect(redact('new-secret-value')).toBe('new-secret-value');
     env.LATE_TOKEN = 'new-secret-value';
     expect(redact('new-secret-value')).toBe('[redacted:LATE_TOKEN]');
@@ -62,7 +71,7 @@ describe('Redactor', () => {
 });
 
 describe('secret-looking assignments in any text', () => {
-  const { redact } = Redactor.forEnv(() => ({}), config());
+  const { redact } = redactorFor(() => ({}));
   it.each<[string, string]>([
     ['export OPENAI_API_KEY=sk-live-123456789', 'export OPENAI_API_KEY=[redacted:OPENAI_API_KEY]'],
     ["GH_TOKEN='ghp_abcdefgh12' gh pr list", "GH_TOKEN='[redacted:GH_TOKEN]' gh pr list"],
@@ -78,5 +87,115 @@ describe('secret-looking assignments in any text', () => {
     const out = redact(body);
     expect(out).not.toContain('abcdefghijkl');
     expect(JSON.parse(out).content).toBe('run: export MY_SECRET=[redacted:MY_SECRET]"quoted"\nnext');
+  });
+});
+
+describe('secrets by shape (secretlint preset and aish own shapes)', () => {
+  const { redact } = redactorFor(() => ({}));
+
+  it.each(fakeSecrets().map((s) => [s.name, s] as const))('%s', (_name, secret) => {
+    const out = redact(secret.text);
+    expect(out).toContain(secret.redacted);
+    expect(out).not.toContain(secret.value);
+    // Only the secret goes: the words around it stay.
+    expect(out.length).toBeGreaterThan(secret.redacted.length - 1);
+  });
+
+  it.each(fakeSecrets().map((s) => [s.name, s] as const))('%s, inside a serialised JSON body: found after a \\n, and the body stays valid', (_name, secret) => {
+    const body = JSON.stringify({ messages: [{ role: 'user', content: `[exec output]\n${secret.text}\nnext line` }, { role: 'assistant', content: 'ok "quoted" @x' }] });
+    const out = redact(body);
+    expect(out).not.toContain(secret.value);
+    const parsed = JSON.parse(out) as { messages: { content: string }[] };
+    expect(parsed.messages[0]!.content).toContain(secret.redacted);
+    expect(parsed.messages[1]!.content).toBe('ok "quoted" @x');
+  });
+
+  it('keeps the words around a secret: the key name, the URL host, the command', () => {
+    const [id, , , , , , , , bearer, mysql, url, db] = fakeSecrets();
+    expect(redact(id!.text)).toBe('aws_access_key_id = [redacted:aws-access-key]');
+    expect(redact(bearer!.text)).toBe('curl -H "Authorization: Bearer [redacted:bearer-token]" https://api.example.org/v1');
+    expect(redact(mysql!.text)).toBe('mysql -u root -p[redacted:password] shop');
+    expect(redact(url!.text)).toBe('git clone https://deploy:[redacted:url-password]@git.example.org/app.git');
+    expect(redact(db!.text)).toBe('export DB_URL=postgres://app:[redacted:database-password]@db.internal:5432/app');
+  });
+
+  it('redacts a whole credentials file, every secret with its kind', () => {
+    const { text, secrets } = fakeCredentialsFile();
+    const out = redact(text);
+    for (const s of secrets) {
+      expect(out).not.toContain(s.value);
+      expect(out).toContain(s.redacted);
+    }
+    expect(out).toContain('[default]\naws_access_key_id = [redacted:aws-access-key]\naws_secret_access_key = [redacted:aws-secret-key]\n');
+    expect(out).toContain('region = eu-west-1');
+  });
+
+  it('a secret known by name keeps its name when its shape is found too', () => {
+    const ghp = fakeSecrets().find((s) => s.name === 'GitHub classic token')!.value;
+    const named = redactorFor(() => ({ GH_TOKEN: ghp }));
+    expect(named.redact(`token ${ghp}`)).toBe('token [redacted:GH_TOKEN]');
+    expect(named.redact(`export GITHUB_TOKEN=${ghp}`)).toBe('export GITHUB_TOKEN=[redacted:GH_TOKEN]');
+    expect(redact(`export GITHUB_TOKEN=${ghp}`)).toBe('export GITHUB_TOKEN=[redacted:GITHUB_TOKEN]');
+  });
+
+  it('ignores a secretlint-disable comment in the text (output is not the person\'s config)', () => {
+    const ghp = fakeSecrets().find((s) => s.name === 'GitHub classic token')!.value;
+    expect(redact(`// secretlint-disable\n${ghp}\n// secretlint-enable`)).not.toContain(ghp);
+  });
+
+  it.each<[string, string]>([
+    ['a git commit id', 'commit 3f786850e387550fdab836ed7e6dc881de23001b (HEAD -> main)'],
+    ['a short and a long object id', 'a94a8fe5 9c1185a5c5e9fc54612808977ee8f548b2258d31'],
+    ['a UUID', 'container 123e4567-e89b-12d3-a456-426614174000 started'],
+    ['base64 of ordinary data', `data: ${Buffer.from('The quick brown fox jumps over the lazy dog, again and again and again.').toString('base64')}`],
+    ['an npm integrity hash', 'integrity sha512-Rq2V3f3fL7XQGmNVHvq7QZJ0bZqk6Ok2PZ+1p1qPvhBg0jQmW9Jv2W3mX8lXl0w1H0m0Qv9pZ3b9kY3QJbqKqg=='],
+    ['a listing', 'drwxr-xr-x  5 me staff  160 Nov 27 10:02 src\n-rw-r--r--  1 me staff 1204 Nov 27 10:02 package.json'],
+    ['the AWS documentation example key', 'aws_access_key_id = AKIAIOSFODNN7EXAMPLE'],
+    ['an Authorization header from a variable', 'curl -H "Authorization: Bearer $TOKEN" https://api.example.org'],
+    ['prose about bearer tokens', 'Bearer authentication sends the token in a header'],
+    ['mysql asking for the password', 'mysql -u root -p shop'],
+    ['docker login from stdin', 'docker login --password-stdin -u me registry.example.org'],
+    ['a URL without credentials', 'see https://example.org/path?a=b and postgres://localhost:5432/app'],
+    ['a URL whose password is a variable', 'postgres://app:${DB_PASSWORD}@db:5432/app'],
+    ['an email address', 'mail me at someone@example.org'],
+    ['an SSH public key', `ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIG4rT3vTt99Ox5kndS4HmgTrKBT8SKzhK4rhGkEVGlCI me@host`],
+  ])('leaves %s alone', (_name, text) => {
+    expect(redact(text)).toBe(text);
+  });
+});
+
+describe('the hostile corpus of hidden secrets', () => {
+  const { redact } = redactorFor(() => ({}));
+  const ghp = () => fakeSecrets().find((s) => s.name === 'GitHub classic token')!.value;
+
+  it.each(HOSTILE_SECRETS)('a token %s', (_name, wrap) => {
+    const out = redact(wrap(ghp()));
+    expect(out).not.toContain(ghp());
+    // Named by its shape, or by the secret-looking name it is assigned to (`access_token=`).
+    expect(out).toMatch(/\[redacted:(github-token|access_token)\]/);
+  });
+
+  it('a private key block with CRLF line ends, and one inside a JSON body', () => {
+    const pem = fakeSecrets().find((s) => s.name === 'PEM private key block')!;
+    expect(redact(pem.text.replace(/\n/g, '\r\n'))).toBe('[redacted:private-key]');
+    expect(JSON.parse(redact(JSON.stringify({ content: `cat key.pem\n${pem.text}\n` })))).toEqual({ content: 'cat key.pem\n[redacted:private-key]\n' });
+  });
+});
+
+describe('the request body the broker sends', () => {
+  it('holds no secret from a user turn, exec output or a tool result, and stays valid JSON', () => {
+    const { redact } = redactorFor(() => ({}));
+    const { text, secrets } = fakeCredentialsFile();
+    const model = config().models[config().default_model]!;
+    const messages: ChatMessage[] = [
+      { role: 'user', content: `[exec output]\n${text}\n\nwhat is this?` },
+      { role: 'assistant', content: '', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'fs__read', arguments: '{"path":"~/.aws/credentials"}' } }] },
+      { role: 'tool', tool_call_id: 'c1', content: text },
+    ];
+    const { body } = buildChatRequest({ ...model, endpoint: 'http://127.0.0.1:1/v1' }, messages, { env: {}, redact });
+    for (const s of secrets) expect(body).not.toContain(s.value);
+    const sent = JSON.parse(body) as { messages: { content: string }[] };
+    expect(sent.messages[0]!.content).toContain('aws_secret_access_key = [redacted:aws-secret-key]');
+    expect(sent.messages[2]!.content).toContain('[redacted:private-key]');
   });
 });

@@ -33,3 +33,21 @@ export const HOSTILE: readonly [string, string, string][] = [
  */
 // eslint-disable-next-line no-control-regex
 export const RAW_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|[\u00ad\u180e\u200b\u2060-\u2064\ufeff\ufff9-\ufffb\u{e0000}-\u{e007f}]/u;
+
+/**
+ * Text from outside that hides a secret from a redactor that reads naively, built around a fake
+ * secret `s` (test/support/fake-secrets.ts): each must still come out redacted.
+ */
+export const HOSTILE_SECRETS: readonly [string, (s: string) => string][] = [
+  ['painted by colour codes', (s) => `\x1b[1;31m${s}\x1b[0m`],
+  ['after a JSON-escaped colour code', (s) => JSON.stringify({ content: `\x1b[32m${s}` })],
+  ['after a JSON-escaped newline', (s) => JSON.stringify({ content: `line\n${s}` })],
+  ['after a JSON-escaped quote', (s) => JSON.stringify({ content: `say "${s}"` })],
+  ['in tool call arguments inside a request body (JSON in JSON)', (s) => JSON.stringify({ arguments: JSON.stringify({ text: `a\n${s}` }) })],
+  ['after secretlint-disable comments', (s) => `# secretlint-disable\n// secretlint-disable-next-line\n${s}\n<!-- secretlint-disable-line --> ${s}`],
+  ['inside a hyperlink sequence', (s) => `\x1b]8;;https://example.org/?t=${s}\x07link\x1b]8;;\x07`],
+  ['after a zero-width space', (s) => `token:\u200b${s}`],
+  ['behind carriage-return overprinting', (s) => `${s}\rnothing to see here`],
+  ['in a query string', (s) => `GET /api?access_token=${s}&x=1`],
+  ['with CRLF line ends', (s) => `first\r\n${s}\r\nlast`],
+];
