@@ -65,9 +65,9 @@ it('on a terminal: the output shows as printed, and what leaves for the model or
   // A memory item the model proposes, kept with `y`.
   mark = t.mark();
   t.line(':memory summarize');
-  await t.waitFor('[y/N/edit]', { from: mark });
+  await t.waitFor('[y/N/e]', { from: mark });
   mark = t.mark();
-  t.write('y\r');
+  t.write('y');
   await t.waitFor(/remembered 1 of 1[\s\S]*\[aish:fast\]> $/, { from: mark });
   t.write(KEY.ctrlD);
   await t.exited;
