@@ -17,6 +17,7 @@ import {
   type Turn,
 } from '../context/turns.js';
 import { SESSION_FORMAT, type SessionMeta } from './format.js';
+import { CappedWarnings, jsonlStream } from './jsonl.js';
 import { SessionError } from './session-error.js';
 import { isRecord } from '../is-record.js';
 
@@ -65,20 +66,14 @@ export interface LoadedSession {
   omitted: number;
 }
 
-const MAX_WARNINGS = 20;
-
 /**
  * Loads a session file. Throws SessionError when the file cannot be read, is empty, does not start
  * with a session header, or was written by a newer aish (header `format` above ours).
  */
 export async function loadSession(file: string, options: LoadOptions = {}): Promise<LoadedSession> {
   const keep = options.keepTurns ?? Infinity;
-  const warnings: string[] = [];
-  let skipped = 0;
-  const warn = (message: string) => {
-    if (warnings.length < MAX_WARNINGS) warnings.push(message);
-    else skipped++;
-  };
+  const warnings = new CappedWarnings();
+  const warn = (message: string) => warnings.add(message);
 
   let meta: SessionMeta | null = null;
   let summary: string | null = null;
@@ -113,28 +108,24 @@ export async function loadSession(file: string, options: LoadOptions = {}): Prom
 
   const input = fs.createReadStream(file, { encoding: 'utf8' });
   const lines = readline.createInterface({ input, crlfDelay: Infinity });
-  let lineNo = 0;
   // An unreadable line is told once it is known whether it was the last (a write cut short).
   let unreadable = 0;
   try {
-    for await (const line of lines) {
-      lineNo++;
-      if (line.trim() === '') continue;
+    for await (const entry of jsonlStream(lines)) {
+      const { lineNo } = entry;
       if (unreadable) {
         warn(`line ${unreadable}: not valid JSON, skipped`);
         unreadable = 0;
       }
       if (meta === null) {
-        meta = parseHeader(file, line);
+        meta = parseHeader(file, entry.invalid ? null : entry.record);
         continue;
       }
-      let record: unknown;
-      try {
-        record = JSON.parse(line);
-      } catch {
+      if (entry.invalid) {
         unreadable = lineNo;
         continue;
       }
+      const { record } = entry;
       if (isRecord(record) && 'event' in record) {
         if (record.event === 'summary') summary = typeof record.summary === 'string' && record.summary !== '' ? record.summary : null;
         if (record.event === 'tools') toolRules = parseToolRules(record.rules);
@@ -190,17 +181,11 @@ export async function loadSession(file: string, options: LoadOptions = {}): Prom
     push(closing);
     warn(`line ${lastUserLine}: the last question has no reply in the log, closed`);
   }
-  if (skipped > 0) warnings.push(`${skipped} more problem lines skipped`);
-  return { file, meta, turns: exchanges.flat(), summary, toolRules, warnings, repaired, omitted };
+  return { file, meta, turns: exchanges.flat(), summary, toolRules, warnings: warnings.list, repaired, omitted };
 }
 
-function parseHeader(file: string, line: string): SessionMeta {
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    value = null;
-  }
+/** The session header from the first line's record (null: the line is not JSON). */
+function parseHeader(file: string, value: unknown): SessionMeta {
   const meta = isRecord(value) ? value.meta : undefined;
   if (!isRecord(meta)) throw new SessionError(`${file} is not an aish session (line 1 is not a session header)`);
   const format = typeof meta.format === 'number' ? meta.format : 1;

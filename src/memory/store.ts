@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { AishError, UsageError, errorMessage, fileWriteProblem } from '../errors.js';
 import { appendWhole } from '../history/append-whole.js';
+import { CappedWarnings, jsonlLines } from '../history/jsonl.js';
 import { withMemoryLock } from './lock.js';
 import { isRecord } from '../is-record.js';
 
@@ -45,7 +46,6 @@ interface Snapshot {
   warnings: string[];
 }
 
-const MAX_WARNINGS = 20;
 
 export class MemoryStore {
   readonly #dir: string | null;
@@ -200,61 +200,51 @@ export function formatBackground(items: readonly MemoryItem[], maxChars = DEFAUL
 
 /** Parses the whole file; bad lines are skipped and named in `warnings`. Pure. */
 function parseMemoryFile(text: string): Snapshot {
-  const warnings: string[] = [];
-  let skipped = 0;
-  const warn = (message: string) => {
-    if (warnings.length < MAX_WARNINGS) warnings.push(message);
-    else skipped++;
-  };
+  const warnings = new CappedWarnings();
+  const warn = (message: string) => warnings.add(message);
   const live = new Map<number, MemoryItem>();
   const seen = new Set<number>();
   let maxId = 0;
-  const lines = text.split('\n');
-  lines.forEach((raw, index) => {
-    const line = raw.trim();
-    if (line === '') return;
-    const where = `line ${index + 1}`;
-    let record: unknown;
-    try {
-      record = JSON.parse(line);
-    } catch {
+  for (const entry of jsonlLines(text)) {
+    const where = `line ${entry.lineNo}`;
+    if (entry.invalid) {
       warn(`${where}: not valid JSON, skipped`);
-      return;
+      continue;
     }
+    const { record } = entry;
     if (!isRecord(record)) {
       warn(`${where}: not a memory record, skipped`);
-      return;
+      continue;
     }
     if (record.clear === true) {
       live.clear();
-      return;
+      continue;
     }
     const id = record.id;
     if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1) {
       warn(`${where}: no valid id, skipped`);
-      return;
+      continue;
     }
     maxId = Math.max(maxId, id);
     if (record.forget === true) {
       live.delete(id);
-      return;
+      continue;
     }
     const { ts, kind, content } = record;
     if (typeof ts !== 'string' || !isKind(kind) || typeof content !== 'string' || oneLine(content) === '') {
       warn(`${where}: not a memory item, skipped`);
-      return;
+      continue;
     }
     if (seen.has(id)) {
       warn(`${where}: id ${id} used twice, skipped`);
-      return;
+      continue;
     }
     seen.add(id);
     live.set(id, { id, ts, kind, content: oneLine(content) });
-  });
-  if (skipped > 0) warnings.push(`${skipped} more problem lines skipped`);
+  }
   // Ids only grow, so id order is write order.
   const items = [...live.values()].sort((a, b) => a.id - b.id);
-  return { live: items, maxId, endsClean: text === '' || text.endsWith('\n'), warnings };
+  return { live: items, maxId, endsClean: text === '' || text.endsWith('\n'), warnings: warnings.list };
 }
 
 /** Appends whole lines or nothing: a full disk leaves the file as it was. */
