@@ -2,15 +2,12 @@
 // order between them. Pure functions, shared by the Context store and the session loader, so a
 // loaded session can always be appended to a Context.
 
+import type { ToolCall } from '../broker/types.js';
 import { AishError } from '../errors.js';
 import { isRecord } from '../is-record.js';
 
-/** One call the model made; `arguments` is the raw JSON text as it streamed (maybe invalid). */
-export interface ToolCall {
-  id: string;
-  name: string;
-  arguments: string;
-}
+/** One call the model made: the broker's ToolCall (`arguments` the raw JSON text, maybe invalid). */
+export type { ToolCall };
 
 /** What the person sent: typed text, with any pending exec output in front (SPEC §4). */
 export interface UserTurn {

@@ -3,18 +3,7 @@
 // and the fixed `[aish] ...` texts for failures, so every call gets exactly one tool turn.
 
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { CANCELLED_CALL, type ToolOutcome as CallOutcome } from '../tool-call.js';
-
-/**
- * The result of one MCP tool call; never a rejection. `ok` also covers a server that flagged its
- * own failure (`isError: true`). `error` is a dispatch or transport failure, `cancelled` a Ctrl-C.
- * Always carries a display line and its notices.
- */
-export interface ToolOutcome extends CallOutcome {
-  status: 'ok' | 'error' | 'cancelled';
-  display: string;
-  notices: string[];
-}
+import { CANCELLED_CALL, type ToolOutcome } from '../tool-call.js';
 
 /** Default for `mcp.max_result_chars`. */
 export const DEFAULT_MAX_RESULT_CHARS = 16_000;

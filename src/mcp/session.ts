@@ -22,7 +22,7 @@ import { connectHttp } from './connect-http.js';
 import { connectStdio } from './connect-stdio.js';
 import { describeMcpFailure, McpConnectError, McpLoginStarted } from './errors.js';
 import { failureContext, isConnectionClosed, lastLine, rpcMessage, scrubSecrets } from './failure-text.js';
-import type { ToolProgress } from '../tool-call.js';
+import type { ToolOutcome, ToolProgress } from '../tool-call.js';
 import { aliasProblem, type ToolNameMap } from './naming.js';
 import {
   cancelledOutcome,
@@ -33,7 +33,6 @@ import {
   outcomeFromResult,
   tooLargeOutcome,
   transportErrorOutcome,
-  type ToolOutcome,
 } from './outcome.js';
 import type { McpCallOptions, McpConnectOptions, McpSessionStatus, McpTool, McpTransportKind } from './session-types.js';
 import { watchServerLog } from './server-log.js';
