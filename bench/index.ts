@@ -23,8 +23,20 @@ const START_TARGETS: Record<string, string> = {
 };
 if (want('startup')) {
   const mcpServers = { one: fixtureStdio(), two: fixtureStdio(), three: fixtureStdio() };
-  for (const f of await benchStartup(21, mcpServers)) {
-    row(f.name, ms(f.ms), `node -e 0${f.bare === 'pty' ? ' on a pty' : ''} ${ms(f.bareMs)} (median of 21)`, f.ratio.toFixed(2), START_TARGETS[f.name] ?? '');
+  const startRows = (figures: Awaited<ReturnType<typeof benchStartup>>, version: string) => {
+    for (const f of figures) {
+      row(`${f.name} [${version}]`, ms(f.ms), `node -e 0${f.bare === 'pty' ? ' on a pty' : ''} ${ms(f.bareMs)} (median of 21)`, f.ratio.toFixed(2), START_TARGETS[f.name] ?? '');
+    }
+  };
+  startRows(await benchStartup(21, mcpServers), process.version);
+  // The same on the other maintained Node lines (docs/performance.md "On each Node").
+  const { otherNodes, nodeVersion } = await import('./nodes.js');
+  for (const other of otherNodes()) {
+    if (!other.path) {
+      console.log(`start-up on Node ${other.major}: not measured (${other.why})`);
+      continue;
+    }
+    startRows(await benchStartup(21, mcpServers, other.path), nodeVersion(other.path));
   }
 }
 

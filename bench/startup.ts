@@ -6,7 +6,7 @@
 // on a pseudo-terminal the same way.
 
 import { spawn as spawnPty } from '@lydell/node-pty';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -58,10 +58,10 @@ function since(t0: bigint): number {
 }
 
 /** Launch to exit of `node args`, stdin a pipe that gives `input` and ends. */
-export function timeExit(args: string[], where?: BenchHome, input = ''): Promise<number> {
+export function timeExit(args: string[], where?: BenchHome, input = '', node = process.execPath): Promise<number> {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
-    const child = spawn(process.execPath, args, { cwd: where?.cwd, env: where?.env, stdio: ['pipe', 'ignore', 'ignore'] });
+    const child = spawn(node, args, { cwd: where?.cwd, env: where?.env, stdio: ['pipe', 'ignore', 'ignore'] });
     child.stdin.end(input);
     child.on('error', reject);
     child.on('exit', (code) => (code === 0 ? resolve(since(t0)) : reject(new Error(`node ${args.join(' ')} exited with ${code}`))));
@@ -80,10 +80,10 @@ const visible = (screen: string) => screen.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, ''
  * Launch to the first prompt on a pseudo-terminal (`mark` 'prompt'), or to the echo of a key typed
  * as soon as the prompt shows ('echo'): the line editor taking keys.
  */
-function timePrompt(where: BenchHome, mark: PromptMark): Promise<number> {
+function timePrompt(where: BenchHome, mark: PromptMark, node = process.execPath): Promise<number> {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
-    const term = spawnPty(process.execPath, [aish], { cwd: where.cwd, env: where.env, cols: 100, rows: 30 });
+    const term = spawnPty(node, [aish], { cwd: where.cwd, env: where.env, cols: 100, rows: 30 });
     let seen = '';
     let typed = false;
     const timer = setTimeout(() => {
@@ -112,10 +112,10 @@ function timePrompt(where: BenchHome, mark: PromptMark): Promise<number> {
 }
 
 /** `node -e 0` on a pseudo-terminal like the one above, launch to exit: the pty's own cost included. */
-function timeBarePty(where: BenchHome): Promise<number> {
+function timeBarePty(where: BenchHome, node = process.execPath): Promise<number> {
   return new Promise((resolve) => {
     const t0 = process.hrtime.bigint();
-    const term = spawnPty(process.execPath, ['-e', '0'], { cwd: where.cwd, env: where.env, cols: 100, rows: 30 });
+    const term = spawnPty(node, ['-e', '0'], { cwd: where.cwd, env: where.env, cols: 100, rows: 30 });
     term.onExit(() => {
       const ms = since(t0);
       setTimeout(() => resolve(ms), SETTLE_MS);
@@ -155,20 +155,36 @@ async function interleaved(cases: Case[], runs: number, bare: Record<Case['bare'
   });
 }
 
-export async function benchStartup(runs = 21, slowMcp?: Record<string, unknown>): Promise<Figure[]> {
+export async function benchStartup(runs = 21, slowMcp?: Record<string, unknown>, node = process.execPath): Promise<Figure[]> {
   const config = { models: { fast: { endpoint: 'http://127.0.0.1:9/v1', model: 'bench' } }, shell: { confirm_cmd: true } };
   const plain = benchHome(config);
   const cases: Case[] = [
-    { name: '--version, launch to exit', run: () => timeExit([aish, '--version'], plain), bare: 'pipe' },
-    { name: '--help, launch to exit', run: () => timeExit([aish, '--help'], plain), bare: 'pipe' },
-    { name: 'piped, empty stdin: launch to exit', run: () => timeExit([aish], plain), bare: 'pipe' },
-    { name: 'piped, one line (echo hi): launch to exit', run: () => timeExit([aish], plain, 'echo hi\n'), bare: 'pipe' },
-    { name: 'pty, launch to first prompt', run: () => timePrompt(plain, 'prompt'), bare: 'pty' },
-    { name: 'pty, launch to first key echoed', run: () => timePrompt(plain, 'echo'), bare: 'pty' },
+    { name: '--version, launch to exit', run: () => timeExit([aish, '--version'], plain, '', node), bare: 'pipe' },
+    { name: '--help, launch to exit', run: () => timeExit([aish, '--help'], plain, '', node), bare: 'pipe' },
+    { name: 'piped, empty stdin: launch to exit', run: () => timeExit([aish], plain, '', node), bare: 'pipe' },
+    { name: 'piped, one line (echo hi): launch to exit', run: () => timeExit([aish], plain, 'echo hi\n', node), bare: 'pipe' },
+    { name: 'pty, launch to first prompt', run: () => timePrompt(plain, 'prompt', node), bare: 'pty' },
+    { name: 'pty, launch to first key echoed', run: () => timePrompt(plain, 'echo', node), bare: 'pty' },
   ];
   if (slowMcp) {
     const withMcp = benchHome({ ...config, mcp: { servers: slowMcp } });
-    cases.push({ name: 'pty, 3 MCP servers: launch to first prompt', run: () => timePrompt(withMcp, 'prompt'), bare: 'pty' });
+    cases.push({ name: 'pty, 3 MCP servers: launch to first prompt', run: () => timePrompt(withMcp, 'prompt', node), bare: 'pty' });
   }
-  return interleaved(cases, runs, { pipe: () => timeExit(['-e', '0'], plain), pty: () => timeBarePty(plain) });
+  // Node 22 and later have a compile cache of their own: the same starts with it instead of
+  // aish's (code-cache.ts, AISH_COMPILE_CACHE=node), to see which is faster on that Node.
+  if (hasCompileCache(node)) {
+    const nodeCache = { ...plain, env: { ...plain.env, AISH_COMPILE_CACHE: 'node' } };
+    cases.push(
+      { name: "piped, empty stdin, Node's compile cache", run: () => timeExit([aish], nodeCache, '', node), bare: 'pipe' },
+      { name: "piped, one line (echo hi), Node's compile cache", run: () => timeExit([aish], nodeCache, 'echo hi\n', node), bare: 'pipe' },
+      { name: "pty, first prompt, Node's compile cache", run: () => timePrompt(nodeCache, 'prompt', node), bare: 'pty' },
+    );
+  }
+  return interleaved(cases, runs, { pipe: () => timeExit(['-e', '0'], plain, '', node), pty: () => timeBarePty(plain, node) });
+}
+
+/** Whether `node` has `module.enableCompileCache` (Node 22.1 and later). */
+export function hasCompileCache(node: string): boolean {
+  const r = spawnSync(node, ['-p', 'typeof require("node:module").enableCompileCache'], { encoding: 'utf8' });
+  return r.stdout.trim() === 'function';
 }

@@ -14,7 +14,7 @@
 // the bundle it was made from, and the build deletes dist/ first.
 
 import { closeSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import nodeModule, { createRequire } from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
 
@@ -99,6 +99,11 @@ export async function buildCodeCache(file: string, to: string, warm?: (exports: 
 export function requireBundle(file: string): unknown {
   const cached = loaded.get(file);
   if (cached) return cached.exports;
+  if (useNodeCompileCache(path.dirname(file))) {
+    const module = { exports: createRequire(file)(file) as unknown, filename: file, id: file, loaded: true };
+    loaded.set(file, module);
+    return module.exports;
+  }
   const where = cachePath(file);
   let data: Buffer | undefined;
   try {
@@ -128,6 +133,20 @@ function evaluate(script: vm.Script, file: string): BundleModule {
   run.call(module.exports, module.exports, createRequire(file), module, file, path.dirname(file));
   module.loaded = true;
   return module;
+}
+
+/**
+ * Node 22 and later have a compile cache of their own (`module.enableCompileCache`).
+ * `AISH_COMPILE_CACHE=node` loads the bundles with it instead of the cache above, so that
+ * `npm run bench -- startup` can compare the two on each Node (docs/performance.md "On each Node");
+ * unset, or on a Node without it, aish's own cache is used.
+ */
+function useNodeCompileCache(dir: string): boolean {
+  if (process.env.AISH_COMPILE_CACHE !== 'node') return false;
+  const { enableCompileCache } = nodeModule as { enableCompileCache?: (dir: string) => unknown };
+  if (!enableCompileCache) return false;
+  enableCompileCache(path.join(dir, '.node-compile-cache'));
+  return true;
 }
 
 // Module-level on purpose: it is the process's module cache for the bundles (as require.cache is
