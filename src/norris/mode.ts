@@ -7,7 +7,7 @@ import { UsageError } from '../errors.js';
 import type { ApprovalGate } from '../safety/gate.js';
 import type { CommandRunner, TurnCore } from '../turn/core.js';
 import type { BoxAvailability } from './box.js';
-import { runNorris, type NorrisEnd } from './run.js';
+import { runNorris, type NorrisEnd, type NorrisHost, type StepPreview } from './run.js';
 import { createSecondOpinion } from './second-opinion.js';
 
 export interface NorrisModeParts {
@@ -28,6 +28,11 @@ export interface NorrisModeParts {
   status: (message: string) => void;
   /** Applied to what the second opinion sends. */
   redact: (text: string) => string;
+  /** Previews (src/preview/) for `norris.preview`: whether they run here, and one step's. */
+  preview?: {
+    availability(): Promise<{ available: true } | { available: false; why: string }>;
+    step(command: string, signal: AbortSignal, start: string): Promise<StepPreview>;
+  };
 }
 
 /** What the model is told of the box with its goal. */
@@ -60,6 +65,7 @@ export class NorrisMode {
         const then = where === 'ask' ? 'each command asks first' : 'commands run without asking (norris.unsandboxed: allow)';
         status(`[Norris] no sandbox here (${availability.why}): ${then}`);
       }
+      const preview = await this.#previews(start);
       const end = await runNorris(
         goal,
         {
@@ -73,6 +79,7 @@ export class NorrisMode {
           setSummarizing: (enabled) => core.context.setSummarizing(enabled),
           maxSteps: config.norris.max_steps,
           ...(config.norris.second_opinion ? { secondOpinion: this.#secondOpinionFn() } : {}),
+          ...(preview ? { preview } : {}),
         },
         signal,
       );
@@ -89,6 +96,19 @@ export class NorrisMode {
     } finally {
       this.#running = false;
     }
+  }
+
+  /** `norris.preview`: each step's preview, or where there is none, a HALT for each (said once). */
+  async #previews(start: string): Promise<NorrisHost['preview']> {
+    const { config, preview, status } = this.#parts;
+    if (!config.norris.preview) return undefined;
+    const availability = preview ? await preview.availability() : { available: false as const, why: 'no previews in this mode' };
+    if (!availability.available || !preview) {
+      const why = availability.available ? 'no previews in this mode' : availability.why;
+      status(`[Norris] norris.preview is on, but a preview needs Linux user namespaces (${why}): every step HALTs first`);
+      return async () => ({ type: 'none', why });
+    }
+    return (command, signal) => preview.step(command, signal, start);
   }
 
   /** The `deep` preset's opinion (else the default preset's), cached for the session. */

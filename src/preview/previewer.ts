@@ -1,0 +1,297 @@
+// Runs a command in a throwaway copy-on-write view and says what it would have done. Linux only:
+// `unshare` makes a user and mount namespace with an overlay over the tree and over the home
+// folder, bubblewrap runs the command there without network and with a private /tmp
+// (preview-argv.ts), and the overlays are read before the namespace ends (overlay-changes.ts).
+// The real files are never written: the overlays' upper layers live in a scratch folder of aish's
+// that is removed afterwards. Whether it works here is found out once, by previewing `true`.
+
+import { spawn } from 'node:child_process';
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { platform, tmpdir, userInfo } from 'node:os';
+import path from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+import { findOnPath } from '../find-on-path.js';
+import { existingPlaces, realOf } from '../norris/box.js';
+import { isInside, secretPlaces, type BoxPath } from '../norris/sandbox.js';
+import { OutputCapture, type CapturedOutput } from '../shell/capture.js';
+import { readOverlayChanges, type FileChange } from './overlay-changes.js';
+import { LAYER_DIRS, overlaidFolders, overlayDir, overlayLayers, previewArgv, type PreviewPlan } from './preview-argv.js';
+import { textDiff, type FileDiff } from './text-diff.js';
+
+/** Whether previews can run here; `why` says why not. */
+export type PreviewAvailability = { available: true } | { available: false; why: string };
+
+export interface PreviewerParts {
+  /** aish's own environment: PATH (to find unshare, bwrap and mount), HOME and the XDG folders. */
+  env: Record<string, string | undefined>;
+  /** Where scratch folders are made (aish's state folder); null: the system's temp folder. */
+  scratchDir: string | null;
+  /** More places the command cannot read, as `norris.hidden_paths`. */
+  hiddenPaths: readonly string[];
+  /** Most characters of the command's output kept (`shell.capture_max_chars`). */
+  captureMaxChars: number;
+}
+
+export interface PreviewRequest {
+  command: string;
+  /** The session shell's directory and exported environment. */
+  cwd: string;
+  env: Record<string, string | undefined>;
+  /** The git work tree's top, or the directory. */
+  tree: string;
+  /** The shell the command runs in (`<shell> -c <command>`). */
+  shell: string;
+  timeoutMs: number;
+  signal: AbortSignal;
+}
+
+export type PreviewResult =
+  | { type: 'unavailable'; why: string }
+  | { type: 'failed'; why: string }
+  | { type: 'cancelled' }
+  | {
+      type: 'done';
+      /** The command's exit status; 128+N when a signal ended it. */
+      exitCode: number;
+      /** Stopped at the time limit (the changes are those made until then). */
+      timedOut: boolean;
+      output: CapturedOutput;
+      changes: FileChange[];
+      /** False when there were more changed entries than were read. */
+      complete: boolean;
+      diffs: FileDiff[];
+      /** The folders that were overlaid: changes anywhere else could not be made. */
+      overlays: string[];
+    };
+
+/** How long the one probe may take. */
+const PROBE_TIMEOUT_MS = 10_000;
+/** Most changed files given a diff. */
+const MAX_DIFFS = 5;
+
+export class Previewer {
+  readonly #parts: PreviewerParts;
+  #availability: Promise<PreviewAvailability> | null = null;
+
+  constructor(parts: PreviewerParts) {
+    this.#parts = parts;
+  }
+
+  /** Whether previews work here, found out once per session by previewing `true`. */
+  availability(): Promise<PreviewAvailability> {
+    this.#availability ??= this.#probe();
+    return this.#availability;
+  }
+
+  /**
+   * Previews `req.command`; `label` turns a changed file's path into what the diff is headed with.
+   * Never rejects; nothing it does outside the scratch folder remains.
+   */
+  async run(req: PreviewRequest, label: (file: string) => string): Promise<PreviewResult> {
+    const availability = await this.availability();
+    if (!availability.available) return { type: 'unavailable', why: availability.why };
+    if (req.signal.aborted) return { type: 'cancelled' };
+    const home = this.#parts.env.HOME;
+    const overlays = overlaidFolders(realOf(req.tree), home ? realOf(home) : undefined);
+    const hidden = existingPlaces(secretPlaces(home || '/', this.#parts.env, this.#parts.hiddenPaths));
+    return this.#preview(req, overlays, hidden, label);
+  }
+
+  async #probe(): Promise<PreviewAvailability> {
+    if (platform() !== 'linux') return { available: false, why: `${platform()} has none` };
+    const PATH = this.#parts.env.PATH ?? '/usr/bin:/bin';
+    if (!findOnPath('unshare', PATH)) return { available: false, why: 'unshare (util-linux) is not installed' };
+    if (!findOnPath('bwrap', PATH)) return { available: false, why: 'bubblewrap (bwrap) is not installed' };
+    let tree: string | null = null;
+    try {
+      tree = mkdtempSync(path.join(this.#scratchRoot(), 'probe-'));
+      writeFileSync(path.join(tree, 'f'), 'x');
+      const result = await this.#preview(
+        { command: 'rm f && mkdir f && echo y > f/g', cwd: tree, env: { PATH }, tree, shell: '/bin/sh', timeoutMs: PROBE_TIMEOUT_MS, signal: new AbortController().signal },
+        [tree],
+        [],
+        (file) => file,
+      );
+      if (result.type === 'failed' || result.type === 'unavailable') return { available: false, why: result.why };
+      if (result.type !== 'done' || result.exitCode !== 0) return { available: false, why: result.type === 'done' ? result.output.text.split('\n')[0] || `exit ${result.exitCode}` : 'the probe did not finish' };
+      return { available: true };
+    } catch (err) {
+      return { available: false, why: (err as Error).message };
+    } finally {
+      if (tree) removeTree(tree);
+    }
+  }
+
+  #scratchRoot(): string {
+    const root = this.#parts.scratchDir ?? tmpdir();
+    mkdirSync(root, { recursive: true, mode: 0o700 });
+    return root;
+  }
+
+  async #preview(req: PreviewRequest, overlays: string[], hidden: BoxPath[], label: (file: string) => string): Promise<PreviewResult> {
+    const PATH = this.#parts.env.PATH ?? '/usr/bin:/bin';
+    let scratch: string;
+    try {
+      scratch = mkdtempSync(path.join(this.#scratchRoot(), 'preview-'));
+      for (let n = 0; n < overlays.length; n++) for (const d of LAYER_DIRS) mkdirSync(path.join(overlayDir(scratch, n), d), { recursive: true });
+    } catch (err) {
+      return { type: 'failed', why: `no scratch folder: ${(err as Error).message}` };
+    }
+    try {
+      const { uid, gid } = userInfo();
+      const plan: PreviewPlan = {
+        unshare: findOnPath('unshare', PATH) ?? 'unshare',
+        mount: findOnPath('mount', PATH) ?? '/bin/mount',
+        scratch,
+        overlays,
+        box: {
+          bwrap: findOnPath('bwrap', PATH) ?? 'bwrap',
+          tree: req.tree,
+          cwd: req.cwd,
+          network: false,
+          // The scratch folder is hidden too (it is, inside aish's hidden state folder): the command
+          // sees none of the preview's machinery.
+          hidden: hidden.some((p) => p.kind === 'dir' && isInside(scratch, p.path)) ? hidden : [...hidden, { path: scratch, kind: 'dir' }],
+          readOnly: [],
+          ids: { uid, gid },
+        },
+        shell: req.shell,
+        command: req.command,
+      };
+      return await this.#runPlan(plan, req, label);
+    } finally {
+      removeTree(scratch);
+    }
+  }
+
+  /** Runs the plan, reads the overlays while the script waits, then lets it end. */
+  async #runPlan(plan: PreviewPlan, req: PreviewRequest, label: (file: string) => string): Promise<PreviewResult> {
+    const [file, ...args] = previewArgv(plan);
+    const child = spawn(file!, args, { cwd: '/', env: { ...req.env, PWD: req.cwd } as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe', 'pipe'] });
+    const capture = new OutputCapture(this.#parts.captureMaxChars);
+    const decoder = new StringDecoder('utf8');
+    let stderr = '';
+    let spawnError: string | null = null;
+    let boxPid: number | null = null;
+    let timedOut = false;
+    let cancelled = false;
+
+    child.stdout!.on('data', (b: Buffer) => capture.push(decoder.write(b)));
+    child.stderr!.on('data', (b: Buffer) => {
+      if (stderr.length < 4096) stderr += b.toString('utf8');
+    });
+    child.stdin!.on('error', () => {});
+    const closed = new Promise<void>((resolve) => {
+      child.on('error', (err) => ((spawnError = err.message), resolve()));
+      child.on('close', () => resolve());
+    });
+    const kill = (pid: number | null | undefined) => {
+      try {
+        if (pid) process.kill(pid, 'SIGKILL');
+      } catch {
+        // Gone already.
+      }
+    };
+    // The box, not the script: the script must live on so that the overlays can be read. bwrap's
+    // --die-with-parent and its pid namespace take every process of the command with it.
+    const stop = () => kill(boxPid ?? child.pid);
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stop();
+    }, req.timeoutMs);
+    const onAbort = () => {
+      cancelled = true;
+      stop();
+      kill(child.pid);
+    };
+    req.signal.addEventListener('abort', onAbort, { once: true });
+
+    try {
+      const status = await new Promise<number | null>((resolve) => {
+        let pending = '';
+        const control = child.stdio[3] as NodeJS.ReadableStream;
+        control.setEncoding('utf8');
+        control.on('data', (text: string) => {
+          pending += text;
+          for (let nl = pending.indexOf('\n'); nl !== -1; nl = pending.indexOf('\n')) {
+            const [word, value] = pending.slice(0, nl).split(' ');
+            pending = pending.slice(nl + 1);
+            if (word === 'started') boxPid = Number(value);
+            if (word === 'ended') resolve(Number(value));
+          }
+        });
+        control.on('error', () => resolve(null));
+        void closed.then(() => resolve(null));
+      });
+      clearTimeout(timer);
+      let result: PreviewResult;
+      if (cancelled) result = { type: 'cancelled' };
+      else if (status === null) result = { type: 'failed', why: spawnError ?? firstLine(stderr) ?? `${path.basename(plan.unshare)} ended before the command ran` };
+      else {
+        const rest = decoder.end();
+        if (rest) capture.push(rest);
+        const output = capture.finish();
+        // bwrap says why it could not build the box, and exits 1, before the command runs.
+        const boxFailed = status === 1 && /^bwrap: (.*)/.exec(output.text);
+        if (boxFailed) result = { type: 'failed', why: `bwrap: ${boxFailed[1]}` };
+        else result = { type: 'done', exitCode: status, timedOut, output, ...(await readChanges(plan, child.pid!, label)), overlays: [...plan.overlays] };
+      }
+      child.stdin!.end('\n');
+      await closed;
+      return result;
+    } finally {
+      clearTimeout(timer);
+      req.signal.removeEventListener('abort', onAbort);
+      kill(child.exitCode === null && child.signalCode === null ? child.pid : null);
+    }
+  }
+}
+
+/** The changes in every overlay, and the diffs of the first changed text files. */
+async function readChanges(plan: PreviewPlan, pid: number, label: (file: string) => string): Promise<{ changes: FileChange[]; complete: boolean; diffs: FileDiff[] }> {
+  const changes: FileChange[] = [];
+  let complete = true;
+  for (const layers of overlayLayers(plan, pid)) {
+    const reading = readOverlayChanges(layers);
+    changes.push(...reading.changes);
+    complete &&= reading.complete;
+  }
+  const diffs: FileDiff[] = [];
+  for (const change of changes.filter((c) => c.sources).slice(0, MAX_DIFFS)) {
+    diffs.push(await textDiff(change.sources!.before, change.sources!.after, label(change.path)));
+  }
+  return { changes, complete, diffs };
+}
+
+function firstLine(text: string): string | null {
+  return text.trim().split('\n')[0]?.replace(/^(bwrap|unshare|mount): /, '$1: ') || null;
+}
+
+/**
+ * Removes a scratch folder whole. The kernel leaves the overlay's work folder with mode 000, and
+ * a command may have made folders nobody can enter: each folder is made the owner's first. Never
+ * crosses into another file system (a mount point left there would not be ours to empty).
+ */
+export function removeTree(dir: string): void {
+  const fix = (p: string, dev: number) => {
+    let st;
+    try {
+      st = lstatSync(p);
+    } catch {
+      return;
+    }
+    if (!st.isDirectory() || st.dev !== dev) return;
+    try {
+      chmodSync(p, 0o700);
+      for (const name of readdirSync(p)) fix(path.join(p, name), dev);
+    } catch {
+      // What cannot be fixed, rmSync reports below.
+    }
+  };
+  try {
+    fix(dir, lstatSync(dir).dev);
+    rmSync(dir, { recursive: true, force: true });
+  } catch {
+    // Left behind: the next run makes a new scratch folder beside it.
+  }
+}

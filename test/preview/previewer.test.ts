@@ -1,0 +1,131 @@
+// The previewer on this machine's kernel: a command's deletions, creations and changes are read
+// from real overlays (whiteouts, a folder removed and made again, modes, links), the real tree is
+// untouched, the scratch folder is gone, and there is no network. Skipped where previews cannot run.
+
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Previewer, type PreviewResult } from '../../src/preview/previewer.js';
+import { commandLine } from '../support/processes.js';
+import { tempDir } from '../support/temp-dir.js';
+
+const base = tempDir('aish-preview-');
+const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: path.join(base, 'home') };
+mkdirSync(env.HOME);
+const scratchDir = path.join(base, 'state');
+const previewer = new Previewer({ env, scratchDir, hiddenPaths: [], captureMaxChars: 16_000 });
+let available = false;
+
+beforeAll(async () => {
+  available = (await previewer.availability()).available;
+});
+
+function makeTree(): string {
+  const tree = tempDir('aish-tree-');
+  writeFileSync(path.join(tree, 'gone.txt'), 'gone\n');
+  writeFileSync(path.join(tree, 'notes.txt'), 'one\ntwo\n');
+  writeFileSync(path.join(tree, 'script.sh'), 'echo hi\n', { mode: 0o644 });
+  mkdirSync(path.join(tree, 'build'));
+  writeFileSync(path.join(tree, 'build', 'a.o'), 'a');
+  writeFileSync(path.join(tree, 'build', 'b.o'), 'b');
+  mkdirSync(path.join(tree, 'again'));
+  writeFileSync(path.join(tree, 'again', 'old'), 'old');
+  writeFileSync(path.join(tree, 'again', 'kept'), 'kept');
+  symlinkSync('notes.txt', path.join(tree, 'link'));
+  return tree;
+}
+
+/** Every file under `dir` with its content and mode, to compare before and after. */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      const rel = path.relative(dir, p);
+      if (e.isDirectory()) {
+        out[`${rel}/`] = statSync(p).mode.toString(8);
+        walk(p);
+      } else if (e.isSymbolicLink()) out[rel] = 'link';
+      else out[rel] = `${statSync(p).mode.toString(8)} ${readFileSync(p, 'utf8')}`;
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** Resolves once no process's command line holds `marker`; rejects after a generous wait. */
+async function noProcessWith(marker: string): Promise<void> {
+  const deadline = Date.now() + 8000;
+  const holders = () => readdirSync('/proc').filter((pid) => /^\d+$/.test(pid) && commandLine(Number(pid)).includes(marker));
+  while (holders().length > 0) {
+    if (Date.now() > deadline) throw new Error(`still running: ${holders().join(', ')}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const run = (tree: string, command: string, timeoutMs = 20_000): Promise<PreviewResult> =>
+  previewer.run({ command, cwd: tree, env, tree, shell: '/bin/bash', timeoutMs, signal: new AbortController().signal }, (f) => path.relative(tree, f));
+
+describe('the previewer on this kernel', () => {
+  it('lists deletions (whiteouts and a folder made again), creations, changes of content, mode and link target; the real tree stays as it was', async (ctx) => {
+    if (!available) ctx.skip();
+    const tree = makeTree();
+    const before = snapshot(tree);
+    const result = await run(
+      tree,
+      'rm gone.txt && rm -r build && echo three >> notes.txt && chmod 755 script.sh && rm -r again && mkdir again && echo new > again/kept && echo made > new.txt && ln -sf script.sh link && echo out',
+    );
+    expect(snapshot(tree)).toEqual(before);
+    expect(result.type).toBe('done');
+    if (result.type !== 'done') return;
+    expect(result.exitCode).toBe(0);
+    expect(result.output.text).toBe('out');
+    const seen = result.changes.map((c) => `${c.kind} ${path.relative(tree, c.path)}${c.files !== undefined ? ` ${c.files}` : ''}${c.mode ? ` ${c.mode.before.toString(8)}>${c.mode.after.toString(8)}` : ''}${c.content ? ' content' : ''}`);
+    expect(seen.sort()).toEqual(
+      [
+        'delete gone.txt',
+        'delete build 2',
+        'delete again/old',
+        'change again/kept content',
+        'change notes.txt content',
+        'change script.sh 644>755',
+        'change link content',
+        'create new.txt',
+      ].sort(),
+    );
+    expect(result.diffs.map((d) => d.label).sort()).toEqual(['again/kept', 'notes.txt']);
+    expect(result.diffs.find((d) => d.label === 'notes.txt')!.lines).toEqual(['--- a/notes.txt', '+++ b/notes.txt', '@@ -1,2 +1,3 @@', ' one', ' two', '+three']);
+    expect(readdirSync(scratchDir)).toEqual([]);
+  }, 30_000);
+
+  it('has no network: a connection to a listener on the loopback fails and the listener hears nothing', async (ctx) => {
+    if (!available) ctx.skip();
+    const heard: string[] = [];
+    const server = net.createServer((s) => (heard.push('connection'), s.destroy()));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as net.AddressInfo;
+      const tree = makeTree();
+      const result = await run(tree, `echo hi > /dev/tcp/127.0.0.1/${port}`);
+      expect(result.type === 'done' && result.exitCode).not.toBe(0);
+      expect(heard).toEqual([]);
+    } finally {
+      server.close();
+    }
+  }, 30_000);
+
+  it('stops a command at the time limit, with all it started, and still lists what it did until then', async (ctx) => {
+    if (!available) ctx.skip();
+    const tree = makeTree();
+    const result = await run(tree, 'echo early > early.txt; (setsid sleep 987.654 &); sleep 987.655', 1500);
+    expect(result.type).toBe('done');
+    if (result.type !== 'done') return;
+    expect(result.timedOut).toBe(true);
+    expect(result.exitCode).toBe(137);
+    expect(result.changes.map((c) => `${c.kind} ${path.basename(c.path)}`)).toEqual(['create early.txt']);
+    expect(existsSync(path.join(tree, 'early.txt'))).toBe(false);
+    // The one in a session of its own too: the box's pid namespace ended with it.
+    await noProcessWith('987.65');
+  }, 30_000);
+});
