@@ -15,7 +15,7 @@ import { resolveConfig } from '../../src/config/schema.js';
 import { makeHome, type AishHome } from '../support/aish-env.js';
 import { ModelServer, textReply } from '../support/model-server.js';
 import { commandLine } from '../support/processes.js';
-import { PtySession } from '../support/pty.js';
+import { KEY, PtySession } from '../support/pty.js';
 import { canSandbox } from '../support/programs.js';
 import { runAish } from '../support/run-aish.js';
 import { tempDir } from '../support/temp-dir.js';
@@ -163,6 +163,31 @@ describe('preview at the confirm question', () => {
     }
   }, 40_000);
 
+  it('Ctrl-C stops a running preview, with everything it started, and declines the command', async (ctx) => {
+    if (!canPreview) ctx.skip();
+    config();
+    const command = 'echo early > early.txt; sleep 765.432';
+    server.enqueue(textReply([`CMD: ${command}\n`]));
+    const t = start();
+    try {
+      await t.waitFor('[aish:fast]> ');
+      t.line('wait a while');
+      await t.waitFor(`execute '${command}'? [y/N/e/p] `);
+      const from = t.mark();
+      t.write('p');
+      await t.waitFor(`[aish] preview of '${command}'`, { from });
+      await processWith('765.432');
+      t.write(KEY.ctrlC);
+      const shown = await t.waitFor(/preview cancelled[\s\S]*\[aish:fast\]> /, { from });
+      expect(shown).not.toContain(`execute '${command}'? [y/N/e] `);
+      await noProcessWith('765.432');
+      expect(existsSync(path.join(h.cwd, 'early.txt'))).toBe(false);
+      expect(readdirSync(path.join(h.stateDir, 'preview'))).toEqual([]);
+    } finally {
+      t.kill();
+    }
+  }, 40_000);
+
   it('where previews cannot run (unshare refused, as without user namespaces), p says so and asks again without it', async () => {
     config();
     // A machine without user namespaces: unshare is there, the kernel refuses it.
@@ -260,6 +285,15 @@ describe('norris.preview', () => {
     }
   }, 60_000);
 });
+
+/** Resolves once a process's command line holds `marker`. */
+async function processWith(marker: string): Promise<void> {
+  const deadline = Date.now() + 8000;
+  while (!readdirSync('/proc').some((pid) => /^\d+$/.test(pid) && commandLine(Number(pid)).includes(marker))) {
+    if (Date.now() > deadline) throw new Error(`no process with ${marker}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 /** Resolves once no process's command line holds `marker`; rejects after a generous wait. */
 async function noProcessWith(marker: string): Promise<void> {
