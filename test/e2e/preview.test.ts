@@ -14,7 +14,7 @@ import { decide, policyFromConfig } from '../../src/safety/policy.js';
 import { resolveConfig } from '../../src/config/schema.js';
 import { makeHome, type AishHome } from '../support/aish-env.js';
 import { ModelServer, textReply } from '../support/model-server.js';
-import { commandLine } from '../support/processes.js';
+import { noProcessWith, processWith } from '../support/processes.js';
 import { KEY, PtySession } from '../support/pty.js';
 import { canSandbox } from '../support/programs.js';
 import { runAish } from '../support/run-aish.js';
@@ -44,6 +44,19 @@ const config = (extra: object = {}) => h.writeConfig({ models: { fast: { endpoin
 const start = (env: Record<string, string> = {}) => PtySession.start({ cwd: h.cwd, env: { ...h.env, ...env }, cols: 120, rows: 40 });
 const files = () => readdirSync(h.cwd).sort();
 
+/**
+ * Sends `line` to the model, waits for the question about `command`, presses p, and resolves what
+ * the preview showed, up to the question asked again (without p).
+ */
+async function previewAt(t: PtySession, line: string, command: string): Promise<string> {
+  await t.waitFor('[aish:fast]> ');
+  t.line(line);
+  await t.waitFor(`execute '${command}'? [y/N/e/p] `);
+  const from = t.mark();
+  t.write('p');
+  return t.waitFor(`execute '${command}'? [y/N/e] `, { from });
+}
+
 describe('preview at the confirm question', () => {
   it('lists what the command would delete, create and change, leaves the real tree as it was, then y runs it for real', async (ctx) => {
     if (!canPreview) ctx.skip();
@@ -52,12 +65,7 @@ describe('preview at the confirm question', () => {
     server.enqueue(textReply([`Here:\nCMD: ${command}\n`]), textReply(['ok']));
     const t = start();
     try {
-      await t.waitFor('[aish:fast]> ');
-      t.line('clean up');
-      await t.waitFor(`execute '${command}'? [y/N/e/p] `);
-      let from = t.mark();
-      t.write('p');
-      const shown = await t.waitFor(`execute '${command}'? [y/N/e] `, { from });
+      const shown = await previewAt(t, 'clean up', command);
       expect(shown).toContain('  │ done-in-preview');
       expect(shown).toContain('[aish] preview exit 0');
       expect(shown).toContain('  would delete  old.txt');
@@ -69,7 +77,7 @@ describe('preview at the confirm question', () => {
       expect(files()).toEqual(['notes.txt', 'old.txt']);
       expect(readFileSync(path.join(h.cwd, 'notes.txt'), 'utf8')).toBe('one\ntwo\n');
       expect(readdirSync(path.join(h.stateDir, 'preview'))).toEqual([]);
-      from = t.mark();
+      const from = t.mark();
       t.write('y');
       await t.waitFor(/╰─ exit 0/, { from });
       expect(files()).toEqual(['new.txt', 'notes.txt']);
@@ -123,12 +131,7 @@ describe('preview at the confirm question', () => {
     server.enqueue(textReply([`CMD: ${command}\n`]));
     const t = start();
     try {
-      await t.waitFor('[aish:fast]> ');
-      t.line('say hello to the server');
-      await t.waitFor(`execute '${command}'? [y/N/e/p] `);
-      const from = t.mark();
-      t.write('p');
-      const shown = await t.waitFor(`execute '${command}'? [y/N/e] `, { from });
+      const shown = await previewAt(t, 'say hello to the server', command);
       expect(shown).toMatch(/Connection refused|Network is unreachable/);
       expect(shown).toContain('[aish] preview exit 1');
       expect(shown).not.toContain('│ connected');
@@ -147,12 +150,7 @@ describe('preview at the confirm question', () => {
     server.enqueue(textReply([`CMD: ${command}\n`]));
     const t = start();
     try {
-      await t.waitFor('[aish:fast]> ');
-      t.line('wait a while');
-      await t.waitFor(`execute '${command}'? [y/N/e/p] `);
-      const from = t.mark();
-      t.write('p');
-      const shown = await t.waitFor(`execute '${command}'? [y/N/e] `, { from });
+      const shown = await previewAt(t, 'wait a while', command);
       expect(shown).toContain('[aish] preview stopped after 1000 ms (undo.preview_timeout_ms); what it did until then:');
       expect(shown).toContain('  would create  early.txt');
       expect(existsSync(path.join(h.cwd, 'early.txt'))).toBe(false);
@@ -198,16 +196,11 @@ describe('preview at the confirm question', () => {
     server.enqueue(textReply(['CMD: rm old.txt\n']));
     const t = start({ PATH: `${bin}:${h.env.PATH}` });
     try {
-      await t.waitFor('[aish:fast]> ');
-      t.line('remove the old file');
-      await t.waitFor("execute 'rm old.txt'? [y/N/e/p] ");
-      let from = t.mark();
-      t.write('p');
-      const shown = await t.waitFor("execute 'rm old.txt'? [y/N/e] ", { from });
+      const shown = await previewAt(t, 'remove the old file', 'rm old.txt');
       expect(shown).toContain('[aish] preview needs Linux user namespaces (not available here)');
       expect(shown).toMatch(/\[aish\] \(.*Operation not permitted\)/);
       expect(shown).not.toContain('would delete');
-      from = t.mark();
+      const from = t.mark();
       t.write('n');
       await t.waitFor('skipped: rm old.txt', { from });
       expect(existsSync(path.join(h.cwd, 'old.txt'))).toBe(true);
@@ -285,22 +278,3 @@ describe('norris.preview', () => {
     }
   }, 60_000);
 });
-
-/** Resolves once a process's command line holds `marker`. */
-async function processWith(marker: string): Promise<void> {
-  const deadline = Date.now() + 8000;
-  while (!readdirSync('/proc').some((pid) => /^\d+$/.test(pid) && commandLine(Number(pid)).includes(marker))) {
-    if (Date.now() > deadline) throw new Error(`no process with ${marker}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/** Resolves once no process's command line holds `marker`; rejects after a generous wait. */
-async function noProcessWith(marker: string): Promise<void> {
-  const deadline = Date.now() + 8000;
-  const holders = () => readdirSync('/proc').filter((pid) => /^\d+$/.test(pid) && commandLine(Number(pid)).includes(marker));
-  while (holders().length > 0) {
-    if (Date.now() > deadline) throw new Error(`still running: ${holders().join(', ')}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}

@@ -7,7 +7,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Previewer, type PreviewResult } from '../../src/preview/previewer.js';
-import { commandLine } from '../support/processes.js';
+import { noProcessWith } from '../support/processes.js';
 import { tempDir } from '../support/temp-dir.js';
 
 const base = tempDir('aish-preview-');
@@ -54,15 +54,6 @@ function snapshot(dir: string): Record<string, string> {
   return out;
 }
 
-/** Resolves once no process's command line holds `marker`; rejects after a generous wait. */
-async function noProcessWith(marker: string): Promise<void> {
-  const deadline = Date.now() + 8000;
-  const holders = () => readdirSync('/proc').filter((pid) => /^\d+$/.test(pid) && commandLine(Number(pid)).includes(marker));
-  while (holders().length > 0) {
-    if (Date.now() > deadline) throw new Error(`still running: ${holders().join(', ')}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 const run = (tree: string, command: string, timeoutMs = 20_000): Promise<PreviewResult> =>
   previewer.run({ command, cwd: tree, env, tree, shell: '/bin/bash', timeoutMs, signal: new AbortController().signal }, (f) => path.relative(tree, f));
