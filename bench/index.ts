@@ -1,7 +1,7 @@
 // `npm run bench`: every benchmark, each printing its figure, the baseline measured in the same run
 // and the ratio, with the target of issue 17 and docs/performance.md. Figures, not assertions:
 // these machines are shared and noisy. `npm run bench -- startup stream` runs only those groups
-// (startup, shell, stream, inprocess, mcp, resume).
+// (startup, shell, stream, inprocess, mcp, resume, preview).
 
 import { fixtureStdio } from '../test/support/mcp-servers.js';
 import { benchStartup } from './startup.js';
@@ -38,6 +38,12 @@ if (want('stream')) await streamEndToEnd();
 if (want('inprocess')) await streamInProcess();
 if (want('mcp')) await mcpFigures();
 if (want('resume')) await resumeFigures();
+if (want('preview')) {
+  const { benchPreview } = await import('./preview.js');
+  const figures = await benchPreview();
+  if (typeof figures === 'string') console.log(figures);
+  else for (const f of figures) row(f.name, ms(f.ms), `the same in the Norris box ${ms(f.baselineMs)} (median)`, (f.ms / f.baselineMs).toFixed(2), '- (docs/preview.md)');
+}
 
 async function streamEndToEnd(): Promise<void> {
   const { benchStreamE2e, HEAP_RUNS } = await import('./stream-e2e.js');

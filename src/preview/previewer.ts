@@ -175,6 +175,8 @@ export class Previewer {
     let boxPid: number | null = null;
     let timedOut = false;
     let cancelled = false;
+    /** The box has ended: its pid is no longer ours to signal. */
+    let ended = false;
 
     child.stdout!.on('data', (b: Buffer) => capture.push(decoder.write(b)));
     child.stderr!.on('data', (b: Buffer) => {
@@ -194,7 +196,9 @@ export class Previewer {
     };
     // The box, not the script: the script must live on so that the overlays can be read. bwrap's
     // --die-with-parent and its pid namespace take every process of the command with it.
-    const stop = () => kill(boxPid ?? child.pid);
+    const stop = () => {
+      if (!ended) kill(boxPid ?? child.pid);
+    };
     const timer = setTimeout(() => {
       timedOut = true;
       stop();
@@ -217,7 +221,10 @@ export class Previewer {
             const [word, value] = pending.slice(0, nl).split(' ');
             pending = pending.slice(nl + 1);
             if (word === 'started') boxPid = Number(value);
-            if (word === 'ended') resolve(Number(value));
+            if (word === 'ended') {
+              ended = true;
+              resolve(Number(value));
+            }
           }
         });
         control.on('error', () => resolve(null));
