@@ -102,13 +102,11 @@ export class NorrisMode {
   async #previews(start: string): Promise<NorrisHost['preview']> {
     const { config, preview, status } = this.#parts;
     if (!config.norris.preview) return undefined;
-    const availability = preview ? await preview.availability() : { available: false as const, why: 'no previews in this mode' };
-    if (!availability.available || !preview) {
-      const why = availability.available ? 'no previews in this mode' : availability.why;
-      status(`[Norris] norris.preview is on, but a preview needs Linux user namespaces (${why}): every step HALTs first`);
-      return async () => ({ type: 'none', why });
-    }
-    return (command, signal) => preview.step(command, signal, start);
+    const availability = preview ? await preview.availability() : { available: false as const, why: 'no previews here' };
+    if (preview && availability.available) return (command, signal) => preview.step(command, signal, start);
+    const why = availability.available ? 'no previews here' : availability.why;
+    status(`[Norris] norris.preview is on, but a preview needs Linux user namespaces (${why}): every step HALTs first`);
+    return async () => ({ type: 'none', why });
   }
 
   /** The `deep` preset's opinion (else the default preset's), cached for the session. */

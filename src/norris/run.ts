@@ -14,6 +14,7 @@ import type { RequestResult } from '../turn/tool-loop.js';
 export type NorrisEnd = 'done' | 'stalled' | 'aborted' | 'halted' | 'budget' | 'error';
 
 export const GOAL_LINE = 'GOAL: complete';
+export const SKIPPED_CMD = '[aish] CMD skipped by user';
 
 /**
  * A step's preview (`norris.preview`, src/preview/): the files that existed and it would delete or
@@ -22,7 +23,6 @@ export const GOAL_LINE = 'GOAL: complete';
 export type StepPreview =
   | { type: 'done'; touched: readonly string[]; created: readonly string[]; show: (file: string) => string }
   | { type: 'none'; why: string };
-export const SKIPPED_CMD = '[aish] CMD skipped by user';
 
 export interface NorrisHost {
   /** One model round trip (tool calls included, depth 1); null content continues after tools. */

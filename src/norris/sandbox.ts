@@ -32,6 +32,8 @@ export interface BoxSettings {
   binds?: readonly { from: string; to: string }[];
   /** The user and group the command runs as inside (bwrap's own by default). */
   ids?: { uid: number; gid: number };
+  /** A descriptor bwrap writes the box's pid to (`--info-fd`), for the preview to stop it by. */
+  infoFd?: number;
 }
 
 /**
@@ -84,6 +86,7 @@ export function bwrapArgv(s: BoxSettings): string[] {
     s.bwrap,
     '--unshare-user',
     ...(s.ids ? ['--uid', String(s.ids.uid), '--gid', String(s.ids.gid)] : []),
+    ...(s.infoFd !== undefined ? ['--info-fd', String(s.infoFd)] : []),
     '--unshare-pid',
     '--unshare-ipc',
     '--unshare-uts',

@@ -2,9 +2,10 @@
 // that runs a command in it. Two namespaces, both the kernel's: `unshare` makes a user and mount
 // namespace where a short sh script mounts one overlay per folder (upper and work layers in a
 // scratch folder of aish's), then runs the Norris box's bubblewrap with those overlays bound over
-// the real folders, no network, a private /tmp and the secret places hidden. The script reports
-// on fd 3 (`started <bwrap pid>`, `ended <status>`) and then waits for a line on stdin, so aish
-// can read the overlays through /proc/<pid>/root before the namespace, and every mount, is gone.
+// the real folders, no network, a private /tmp and the secret places hidden. On fd 3 come
+// bwrap's own report (`"child-pid": <the box's first process>`, from its info fd) and the
+// script's `ended <status>`; then the script waits for a line on stdin, so aish can read the
+// overlays through /proc/<pid>/root before the namespace, and every mount, is gone.
 
 import path from 'node:path';
 import { bwrapArgv, isInside, type BoxSettings } from '../norris/sandbox.js';
@@ -31,14 +32,16 @@ while [ "$1" != "--" ]; do
 done
 shift
 cd /
-"$@" </dev/null 3>&- 2>&1 &
+"$@" </dev/null 2>&1 4>&3 3>&- &
 pid=$!
-echo "started $pid" >&3
 status=0
 wait "$pid" || status=$?
 echo "ended $status" >&3
 read -r _ || true
 `;
+
+/** The descriptor bwrap reports the box's pid on: the script's fd 3, as fd 4 of bwrap alone. */
+const BOX_INFO_FD = 4;
 
 /** The sub-folders of one overlay in the scratch folder. */
 export const LAYER_DIRS = ['l', 'up', 'wk', 'm'] as const;
@@ -76,7 +79,7 @@ export function overlayDir(scratch: string, n: number): string {
 /** The argv that runs the plan: `unshare ... sh -c <script> ...`. */
 export function previewArgv(plan: PreviewPlan): string[] {
   const binds = plan.overlays.map((to, n) => ({ from: path.join(overlayDir(plan.scratch, n), 'm'), to }));
-  const box = bwrapArgv({ ...plan.box, binds });
+  const box = bwrapArgv({ ...plan.box, binds, infoFd: BOX_INFO_FD });
   return [
     plan.unshare,
     '--user',

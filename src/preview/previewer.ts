@@ -66,6 +66,8 @@ export type PreviewResult =
 
 /** How long the one probe may take. */
 const PROBE_TIMEOUT_MS = 10_000;
+/** After Ctrl-C, how long a box that never reported may keep the script before its group is killed. */
+const ABORT_BACKSTOP_MS = 2000;
 /** Most changed files given a diff. */
 const MAX_DIFFS = 5;
 
@@ -167,12 +169,15 @@ export class Previewer {
   /** Runs the plan, reads the overlays while the script waits, then lets it end. */
   async #runPlan(plan: PreviewPlan, req: PreviewRequest, label: (file: string) => string): Promise<PreviewResult> {
     const [file, ...args] = previewArgv(plan);
-    const child = spawn(file!, args, { cwd: '/', env: { ...req.env, PWD: req.cwd } as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe', 'pipe'] });
+    // A process group of its own: Ctrl-C on the terminal is aish's to handle (the line's signal).
+    const child = spawn(file!, args, { cwd: '/', env: { ...req.env, PWD: req.cwd } as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe', 'pipe'], detached: true });
     const capture = new OutputCapture(this.#parts.captureMaxChars);
     const decoder = new StringDecoder('utf8');
     let stderr = '';
     let spawnError: string | null = null;
+    /** The box's first process: bwrap's `child-pid`, init of the pid namespace the command runs in. */
     let boxPid: number | null = null;
+    let stopping = false;
     let timedOut = false;
     let cancelled = false;
     /** The box has ended: its pid is no longer ours to signal. */
@@ -194,10 +199,12 @@ export class Previewer {
         // Gone already.
       }
     };
-    // The box, not the script: the script must live on so that the overlays can be read. bwrap's
-    // --die-with-parent and its pid namespace take every process of the command with it.
+    // Killing the box's init ends its pid namespace and so every process the command started,
+    // whatever session it made; the script lives on, so that what the command did can be read.
+    // A box not reported yet is killed as soon as it is.
     const stop = () => {
-      if (!ended) kill(boxPid ?? child.pid);
+      stopping = true;
+      if (!ended) kill(boxPid);
     };
     const timer = setTimeout(() => {
       timedOut = true;
@@ -206,7 +213,8 @@ export class Previewer {
     const onAbort = () => {
       cancelled = true;
       stop();
-      kill(child.pid);
+      // Should the box never report (stuck before it started), the script and bwrap go anyway.
+      setTimeout(() => ended || kill(-child.pid!), ABORT_BACKSTOP_MS).unref();
     };
     req.signal.addEventListener('abort', onAbort, { once: true });
 
@@ -218,12 +226,17 @@ export class Previewer {
         control.on('data', (text: string) => {
           pending += text;
           for (let nl = pending.indexOf('\n'); nl !== -1; nl = pending.indexOf('\n')) {
-            const [word, value] = pending.slice(0, nl).split(' ');
+            const line = pending.slice(0, nl);
             pending = pending.slice(nl + 1);
-            if (word === 'started') boxPid = Number(value);
-            if (word === 'ended') {
+            const box = /"child-pid":\s*(\d+)/.exec(line);
+            if (box) {
+              boxPid = Number(box[1]);
+              if (stopping) kill(boxPid);
+            }
+            const end = /^ended (\d+)$/.exec(line);
+            if (end) {
               ended = true;
-              resolve(Number(value));
+              resolve(Number(end[1]));
             }
           }
         });
@@ -249,7 +262,7 @@ export class Previewer {
     } finally {
       clearTimeout(timer);
       req.signal.removeEventListener('abort', onAbort);
-      kill(child.exitCode === null && child.signalCode === null ? child.pid : null);
+      if (child.exitCode === null && child.signalCode === null) kill(-child.pid!);
     }
   }
 }

@@ -45,6 +45,18 @@ const start = (env: Record<string, string> = {}) => PtySession.start({ cwd: h.cw
 const files = () => readdirSync(h.cwd).sort();
 
 /**
+ * A PATH where `unshare` is there but refused, as by a kernel without unprivileged user
+ * namespaces (or a container that forbids them).
+ */
+function withoutUserNamespaces(home: AishHome): string {
+  const bin = path.join(home.home, 'no-userns-bin');
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(path.join(bin, 'unshare'), '#!/bin/sh\necho "unshare: unshare failed: Operation not permitted" >&2\nexit 1\n');
+  chmodSync(path.join(bin, 'unshare'), 0o755);
+  return `${bin}:${home.env.PATH}`;
+}
+
+/**
  * Sends `line` to the model, waits for the question about `command`, presses p, and resolves what
  * the preview showed, up to the question asked again (without p).
  */
@@ -174,7 +186,8 @@ describe('preview at the confirm question', () => {
       const from = t.mark();
       t.write('p');
       await t.waitFor(`[aish] preview of '${command}'`, { from });
-      await processWith('765.432');
+      // The command itself runs (its argv alone, not bwrap's or the shell's that name it too).
+      await processWith('sleep\x00765.432');
       t.write(KEY.ctrlC);
       const shown = await t.waitFor(/preview cancelled[\s\S]*\[aish:fast\]> /, { from });
       expect(shown).not.toContain(`execute '${command}'? [y/N/e] `);
@@ -188,13 +201,8 @@ describe('preview at the confirm question', () => {
 
   it('where previews cannot run (unshare refused, as without user namespaces), p says so and asks again without it', async () => {
     config();
-    // A machine without user namespaces: unshare is there, the kernel refuses it.
-    const bin = path.join(h.home, 'no-userns-bin');
-    mkdirSync(bin);
-    writeFileSync(path.join(bin, 'unshare'), '#!/bin/sh\necho "unshare: unshare failed: Operation not permitted" >&2\nexit 1\n');
-    chmodSync(path.join(bin, 'unshare'), 0o755);
     server.enqueue(textReply(['CMD: rm old.txt\n']));
-    const t = start({ PATH: `${bin}:${h.env.PATH}` });
+    const t = start({ PATH: withoutUserNamespaces(h) });
     try {
       const shown = await previewAt(t, 'remove the old file', 'rm old.txt');
       expect(shown).toContain('[aish] preview needs Linux user namespaces (not available here)');
@@ -253,6 +261,16 @@ describe('norris.preview', () => {
       home.cleanup();
     }
   }, 60_000);
+
+  it('where previews cannot run, Norris says so at the start and every step HALTs (from a pipe: nothing runs)', async () => {
+    writeFileSync(path.join(h.cwd, 'notes.txt'), 'one\n');
+    server.enqueue(textReply(['CMD: echo made > made.txt\n']), textReply(['GOAL: complete\n']));
+    config({ norris: { preview: true } });
+    const r = await runAish({ stdin: ':norris write a file\n', cwd: h.cwd, env: { ...h.env, PATH: withoutUserNamespaces(h) }, timeoutMs: 30_000 });
+    expect(r.stderr).toContain('[Norris] norris.preview is on, but a preview needs Linux user namespaces (unshare: unshare failed: Operation not permitted): every step HALTs first');
+    expect(r.stderr).toContain('[Norris] aborted');
+    expect(existsSync(path.join(h.cwd, 'made.txt'))).toBe(false);
+  }, 40_000);
 
   it('on a terminal the HALT names the files, and skip leaves them as they were', async (ctx) => {
     if (!canPreview) ctx.skip();

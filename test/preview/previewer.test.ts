@@ -7,7 +7,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Previewer, type PreviewResult } from '../../src/preview/previewer.js';
-import { noProcessWith } from '../support/processes.js';
+import { noProcessWith, processWith } from '../support/processes.js';
 import { tempDir } from '../support/temp-dir.js';
 
 const base = tempDir('aish-preview-');
@@ -87,6 +87,23 @@ describe('the previewer on this kernel', () => {
     );
     expect(result.diffs.map((d) => d.label).sort()).toEqual(['again/kept', 'notes.txt']);
     expect(result.diffs.find((d) => d.label === 'notes.txt')!.lines).toEqual(['--- a/notes.txt', '+++ b/notes.txt', '@@ -1,2 +1,3 @@', ' one', ' two', '+three']);
+    expect(readdirSync(scratchDir)).toEqual([]);
+  }, 30_000);
+
+  it('an abort as early as the box starts stops it whole and leaves nothing behind', async (ctx) => {
+    if (!available) ctx.skip();
+    const tree = makeTree();
+    for (let round = 0; round < 3; round++) {
+      const controller = new AbortController();
+      const marker = `654.32${round}`;
+      const result = previewer.run({ command: `echo early > early.txt; sleep ${marker}`, cwd: tree, env, tree, shell: '/bin/bash', timeoutMs: 20_000, signal: controller.signal }, (f) => f);
+      // bwrap's own argv names the command: the box is being built.
+      await processWith(marker);
+      controller.abort();
+      expect((await result).type).toBe('cancelled');
+      await noProcessWith(marker);
+    }
+    expect(existsSync(path.join(tree, 'early.txt'))).toBe(false);
     expect(readdirSync(scratchDir)).toEqual([]);
   }, 30_000);
 
