@@ -106,6 +106,7 @@ export class Previewer {
     if (!findOnPath('bwrap', PATH)) return { available: false, why: 'bubblewrap (bwrap) is not installed' };
     let tree: string | null = null;
     try {
+      sweepStale(this.#scratchRoot());
       tree = mkdtempSync(path.join(this.#scratchRoot(), 'probe-'));
       writeFileSync(path.join(tree, 'f'), 'x');
       const result = await this.#preview(
@@ -285,6 +286,22 @@ async function readChanges(plan: PreviewPlan, pid: number, label: (file: string)
 
 function firstLine(text: string): string | null {
   return text.trim().split('\n')[0]?.replace(/^(bwrap|unshare|mount): /, '$1: ') || null;
+}
+
+/** How old a scratch folder must be to count as left behind (by an aish that was killed). */
+const STALE_MS = 24 * 3600 * 1000;
+
+/** Removes scratch folders left behind, once per session; a running preview's is far younger. */
+function sweepStale(root: string): void {
+  for (const name of readdirSync(root)) {
+    if (!/^(preview|probe)-/.test(name)) continue;
+    const dir = path.join(root, name);
+    try {
+      if (Date.now() - lstatSync(dir).mtimeMs > STALE_MS) removeTree(dir);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
 }
 
 /**

@@ -2,7 +2,7 @@
 // from real overlays (whiteouts, a folder removed and made again, modes, links), the real tree is
 // untouched, the scratch folder is gone, and there is no network. Skipped where previews cannot run.
 
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, utimesSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -106,6 +106,20 @@ describe('the previewer on this kernel', () => {
     expect(existsSync(path.join(tree, 'early.txt'))).toBe(false);
     expect(readdirSync(scratchDir)).toEqual([]);
   }, 30_000);
+
+  it('the probe removes scratch folders an aish that was killed left behind (a day old), even with folders nobody may enter', async (ctx) => {
+    if (!available) ctx.skip();
+    const root = path.join(tempDir('aish-preview-sweep-'), 'state');
+    const old = path.join(root, 'preview-old');
+    mkdirSync(path.join(old, '0', 'wk', 'work'), { recursive: true });
+    chmodSync(path.join(old, '0', 'wk', 'work'), 0o000);
+    mkdirSync(path.join(root, 'preview-running'));
+    const dayAgo = new Date(Date.now() - 25 * 3600 * 1000);
+    utimesSync(old, dayAgo, dayAgo);
+    const fresh = new Previewer({ env, scratchDir: root, hiddenPaths: [], captureMaxChars: 100 });
+    expect((await fresh.availability()).available).toBe(true);
+    expect(readdirSync(root)).toEqual(['preview-running']);
+  });
 
   it('has no network: a connection to a listener on the loopback fails and the listener hears nothing', async (ctx) => {
     if (!available) ctx.skip();
