@@ -13,9 +13,11 @@ import type { OverlayLayers } from './overlay-changes.js';
 
 /**
  * The script run by `sh -c` in the new namespaces: `$1` mount's path, `$2` the scratch folder,
- * then the folders to overlay, `--`, and the command's argv. Each folder is bound read-only to
+ * then the folders to overlay, `--`, and the command's argv. Each folder is bound to
  * `<scratch>/<n>/l` first, so the overlay's options hold only short relative names (a path with
- * a comma or colon would need escaping there).
+ * a comma or colon would need escaping there). That bind is the overlay's lower layer, which the
+ * kernel never writes, and exists only in the namespace (remounting it read-only would fail where
+ * the folder's file system is mounted nosuid or nodev: those flags are locked in a namespace).
  */
 export const PREVIEW_SCRIPT = `set -eu
 mount_bin=$1
@@ -25,7 +27,6 @@ n=0
 while [ "$1" != "--" ]; do
   cd "$scratch/$n"
   "$mount_bin" --bind "$1" l
-  "$mount_bin" -o remount,bind,ro l
   "$mount_bin" -t overlay overlay -o lowerdir=l,upperdir=up,workdir=wk,userxattr m
   n=$((n + 1))
   shift

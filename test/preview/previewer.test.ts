@@ -121,6 +121,16 @@ describe('the previewer on this kernel', () => {
     expect(readdirSync(root)).toEqual(['preview-running']);
   });
 
+  it('a tree whose path holds a comma, a colon and a space (the overlay options never see it)', async (ctx) => {
+    if (!available) ctx.skip();
+    const tree = path.join(tempDir('aish-tree-'), 'odd, name: here');
+    mkdirSync(tree);
+    writeFileSync(path.join(tree, 'a.txt'), 'a');
+    const result = await run(tree, 'rm a.txt && echo b > b.txt');
+    expect(result.type === 'done' && result.changes.map((c) => `${c.kind} ${path.relative(tree, c.path)}`)).toEqual(['delete a.txt', 'create b.txt']);
+    expect(readdirSync(tree)).toEqual(['a.txt']);
+  });
+
   it('has no network: a connection to a listener on the loopback fails and the listener hears nothing', async (ctx) => {
     if (!available) ctx.skip();
     const heard: string[] = [];
