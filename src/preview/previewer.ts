@@ -24,7 +24,7 @@ export type PreviewAvailability = { available: true } | { available: false; why:
 export interface PreviewerParts {
   /** aish's own environment: PATH (to find unshare, bwrap and mount), HOME and the XDG folders. */
   env: Record<string, string | undefined>;
-  /** Where scratch folders are made (aish's state folder); null: the system's temp folder. */
+  /** Where scratch folders are made (aish's state folder); the system's temp folder where it cannot hold an overlay's layers, or when null. */
   scratchDir: string | null;
   /** More places the command cannot read, as `norris.hidden_paths`. */
   hiddenPaths: readonly string[];
@@ -74,6 +74,8 @@ const MAX_DIFFS = 5;
 export class Previewer {
   readonly #parts: PreviewerParts;
   #availability: Promise<PreviewAvailability> | null = null;
+  /** The scratch folder's parent where the probe worked. */
+  #root: string | null = null;
 
   constructor(parts: PreviewerParts) {
     this.#parts = parts;
@@ -96,7 +98,7 @@ export class Previewer {
     const home = this.#parts.env.HOME;
     const overlays = overlaidFolders(realOf(req.tree), home ? realOf(home) : undefined);
     const hidden = existingPlaces(secretPlaces(home || '/', this.#parts.env, this.#parts.hiddenPaths));
-    return this.#preview(req, overlays, hidden, label);
+    return this.#preview(this.#root!, req, overlays, hidden, label);
   }
 
   async #probe(): Promise<PreviewAvailability> {
@@ -104,38 +106,57 @@ export class Previewer {
     const PATH = this.#parts.env.PATH ?? '/usr/bin:/bin';
     if (!findOnPath('unshare', PATH)) return { available: false, why: 'unshare (util-linux) is not installed' };
     if (!findOnPath('bwrap', PATH)) return { available: false, why: 'bubblewrap (bwrap) is not installed' };
+    // An overlay's upper layer cannot be on every file system (not on another overlay, as in a
+    // container; not on an old tmpfs): the first scratch folder where the probe works is kept.
+    let first: string | null = null;
+    for (const root of this.#scratchRoots()) {
+      const why = await this.#probeIn(root, PATH);
+      if (why === null) {
+        this.#root = root;
+        return { available: true };
+      }
+      first ??= why;
+    }
+    return { available: false, why: first ?? 'no scratch folder' };
+  }
+
+  /** Previews a command that deletes a file and makes a folder in its place, in `root`; null when it worked, else why not. */
+  async #probeIn(root: string, PATH: string): Promise<string | null> {
     let tree: string | null = null;
     try {
-      sweepStale(this.#scratchRoot());
-      tree = mkdtempSync(path.join(this.#scratchRoot(), 'probe-'));
+      mkdirSync(root, { recursive: true, mode: 0o700 });
+      sweepStale(root);
+      tree = mkdtempSync(path.join(root, 'probe-'));
       writeFileSync(path.join(tree, 'f'), 'x');
       const result = await this.#preview(
+        root,
         { command: 'rm f && mkdir f && echo y > f/g', cwd: tree, env: { PATH }, tree, shell: '/bin/sh', timeoutMs: PROBE_TIMEOUT_MS, signal: new AbortController().signal },
         [tree],
         [],
         (file) => file,
       );
-      if (result.type === 'failed' || result.type === 'unavailable') return { available: false, why: result.why };
-      if (result.type !== 'done' || result.exitCode !== 0) return { available: false, why: result.type === 'done' ? result.output.text.split('\n')[0] || `exit ${result.exitCode}` : 'the probe did not finish' };
-      return { available: true };
+      if (result.type === 'failed' || result.type === 'unavailable') return result.why;
+      if (result.type !== 'done' || result.exitCode !== 0) return result.type === 'done' ? result.output.text.split('\n')[0] || `exit ${result.exitCode}` : 'the probe did not finish';
+      return null;
     } catch (err) {
-      return { available: false, why: (err as Error).message };
+      return (err as Error).message;
     } finally {
       if (tree) removeTree(tree);
     }
   }
 
-  #scratchRoot(): string {
-    const root = this.#parts.scratchDir ?? tmpdir();
-    mkdirSync(root, { recursive: true, mode: 0o700 });
-    return root;
+  /** Where scratch folders may go: aish's state folder, else the system's temp folder, else /dev/shm. */
+  #scratchRoots(): string[] {
+    const own = `aish-preview-${userInfo().uid}`;
+    return [...new Set([this.#parts.scratchDir, path.join(tmpdir(), own), path.join('/dev/shm', own)].filter((d): d is string => d !== null))];
   }
 
-  async #preview(req: PreviewRequest, overlays: string[], hidden: BoxPath[], label: (file: string) => string): Promise<PreviewResult> {
+  async #preview(root: string, req: PreviewRequest, overlays: string[], hidden: BoxPath[], label: (file: string) => string): Promise<PreviewResult> {
     const PATH = this.#parts.env.PATH ?? '/usr/bin:/bin';
     let scratch: string;
     try {
-      scratch = mkdtempSync(path.join(this.#scratchRoot(), 'preview-'));
+      mkdirSync(root, { recursive: true, mode: 0o700 });
+      scratch = mkdtempSync(path.join(root, 'preview-'));
       for (let n = 0; n < overlays.length; n++) for (const d of LAYER_DIRS) mkdirSync(path.join(overlayDir(scratch, n), d), { recursive: true });
     } catch (err) {
       return { type: 'failed', why: `no scratch folder: ${(err as Error).message}` };

@@ -2,8 +2,9 @@
 // from real overlays (whiteouts, a folder removed and made again, modes, links), the real tree is
 // untouched, the scratch folder is gone, and there is no network. Skipped where previews cannot run.
 
-import { chmodSync, existsSync, mkdirSync, utimesSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, rmSync, utimesSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
+import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Previewer, type PreviewResult } from '../../src/preview/previewer.js';
@@ -129,6 +130,24 @@ describe('the previewer on this kernel', () => {
     const result = await run(tree, 'rm a.txt && echo b > b.txt');
     expect(result.type === 'done' && result.changes.map((c) => `${c.kind} ${path.relative(tree, c.path)}`)).toEqual(['delete a.txt', 'create b.txt']);
     expect(readdirSync(tree)).toEqual(['a.txt']);
+  });
+
+  it('where the scratch folder cannot be (here: under a file), the probe falls back to the system temp folder', async (ctx) => {
+    if (!available) ctx.skip();
+    const blocker = path.join(tempDir('aish-preview-blocked-'), 'a-file');
+    writeFileSync(blocker, '');
+    const fallback = path.join(tmpdir(), `aish-preview-${userInfo().uid}`);
+    const existed = existsSync(fallback);
+    try {
+      const elsewhere = new Previewer({ env, scratchDir: path.join(blocker, 'state'), hiddenPaths: [], captureMaxChars: 100 });
+      expect(await elsewhere.availability()).toEqual({ available: true });
+      const tree = makeTree();
+      const result = await elsewhere.run({ command: 'rm gone.txt', cwd: tree, env, tree, shell: '/bin/sh', timeoutMs: 20_000, signal: new AbortController().signal }, (f) => f);
+      expect(result.type === 'done' && result.changes.map((c) => c.kind)).toEqual(['delete']);
+      expect(readdirSync(fallback).filter((n) => /^(preview|probe)-/.test(n))).toEqual([]);
+    } finally {
+      if (!existed) rmSync(fallback, { recursive: true, force: true });
+    }
   });
 
   it('has no network: a connection to a listener on the loopback fails and the listener hears nothing', async (ctx) => {
