@@ -44,8 +44,10 @@ export interface OverlayReading {
 /** How many entries of the upper layer are looked at, at most. */
 export const DEFAULT_ENTRY_LIMIT = 20_000;
 
-/** Reads what changed; never follows a symlink. Throws only if the views cannot be read at all. */
+/** Reads what changed; never follows a symlink. Throws if the merged view cannot be read at all. */
 export function readOverlayChanges(layers: OverlayLayers, limit = DEFAULT_ENTRY_LIMIT): OverlayReading {
+  // Unreadable, every real file would look deleted.
+  if (!lstatOrNull(layers.merged)?.isDirectory()) throw new Error(`cannot read the preview's view of ${layers.lower}`);
   const changes: FileChange[] = [];
   let budget = limit;
   const at = (root: string, rel: string) => (rel === '' ? root : path.join(root, rel));

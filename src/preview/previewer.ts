@@ -3,7 +3,8 @@
 // folder, bubblewrap runs the command there without network and with a private /tmp
 // (preview-argv.ts), and the overlays are read before the namespace ends (overlay-changes.ts).
 // The real files are never written: the overlays' upper layers live in a scratch folder of aish's
-// that is removed afterwards. Whether it works here is found out once, by previewing `true`.
+// that is removed afterwards. Whether it works here is found out once, by a preview of a command
+// that deletes a file and makes a folder in its place (a whiteout, then an opaque folder).
 
 import { spawn } from 'node:child_process';
 import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -60,8 +61,6 @@ export type PreviewResult =
       /** False when there were more changed entries than were read. */
       complete: boolean;
       diffs: FileDiff[];
-      /** The folders that were overlaid: changes anywhere else could not be made. */
-      overlays: string[];
     };
 
 /** How long the one probe may take. */
@@ -81,7 +80,7 @@ export class Previewer {
     this.#parts = parts;
   }
 
-  /** Whether previews work here, found out once per session by previewing `true`. */
+  /** Whether previews work here, found out once per session by a small preview (the probe). */
   availability(): Promise<PreviewAvailability> {
     this.#availability ??= this.#probe();
     return this.#availability;
@@ -276,7 +275,13 @@ export class Previewer {
         // bwrap says why it could not build the box, and exits 1, before the command runs.
         const boxFailed = status === 1 && /^bwrap: (.*)/.exec(output.text);
         if (boxFailed) result = { type: 'failed', why: `bwrap: ${boxFailed[1]}` };
-        else result = { type: 'done', exitCode: status, timedOut, output, ...(await readChanges(plan, child.pid!, label)), overlays: [...plan.overlays] };
+        else {
+          try {
+            result = { type: 'done', exitCode: status, timedOut, output, ...(await readChanges(plan, child.pid!, label)) };
+          } catch (err) {
+            result = { type: 'failed', why: (err as Error).message };
+          }
+        }
       }
       child.stdin!.end('\n');
       await closed;

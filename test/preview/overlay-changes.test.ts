@@ -86,6 +86,11 @@ describe('readOverlayChanges', () => {
     expect(found.sort()).toEqual(['change link symlink', 'create out dir (2)', 'create thing dir (1)', 'delete thing file'].sort());
   });
 
+  it('a merged view it cannot read is an error, not every file deleted', () => {
+    const layers = views({ 'a.txt': 'a' }, {}, {});
+    expect(() => readOverlayChanges({ ...layers, merged: path.join(layers.merged, 'missing') })).toThrow(/cannot read the preview's view/);
+  });
+
   it('stops at its limit and says the reading is incomplete', () => {
     const upper: Record<string, string> = {};
     for (let i = 0; i < 50; i++) upper[`f${i}`] = String(i);
@@ -134,7 +139,7 @@ describe('the report', () => {
       { kind: 'change' as const, path: '/t/notes.txt', type: 'file' as const, content: true },
       { kind: 'create' as const, path: '/t/new.txt', type: 'file' as const },
     ];
-    const done = { type: 'done' as const, exitCode: 0, timedOut: false, output: { text: '', truncated: false, binary: false, rawChars: 0 }, changes, complete: true, diffs: [], overlays: ['/t'] };
+    const done = { type: 'done' as const, exitCode: 0, timedOut: false, output: { text: '', truncated: false, binary: false, rawChars: 0 }, changes, complete: true, diffs: [] };
     const step = stepPreview(done, (f) => path.relative('/t', f), 10_000);
     expect(step).toMatchObject({ type: 'done', touched: ['/t/old.txt', '/t/made/by-run.txt', '/t/notes.txt'], created: ['/t/new.txt'] });
     expect(previewReason(step, new Set(['/t/made']))).toBe('the preview would delete or change what existed before the run (old.txt, notes.txt)');

@@ -107,7 +107,6 @@ describe.each(modes)('%s', (_mode, level, isTTY) => {
         ],
         complete: false,
         diffs: [{ label: `notes${bad}`, lines: [`--- a/notes${bad}`, `+++ b/notes${bad}`, '@@ -1 +1 @@', `-old ${bad}`, `+new ${bad}`], more: 3 }],
-        overlays: ['/t'],
       },
       (f) => f.slice(3),
     );
