@@ -6,7 +6,7 @@
 import { workTreeOf } from '../project/git.js';
 import { realOf } from '../norris/box.js';
 import type { StepPreview } from '../norris/run.js';
-import type { Previewer, PreviewResult } from './previewer.js';
+import type { PreviewAvailability, Previewer, PreviewResult } from './previewer.js';
 import { shownPath, stepPreview } from './report.js';
 
 /** The part of the session's shell a preview starts from (ShellRunner). */
@@ -50,7 +50,7 @@ export class SessionPreview {
   }
 
   /** Whether previews run here (found out once). */
-  availability() {
+  availability(): Promise<PreviewAvailability> {
     return this.#parts.previewer.availability();
   }
 
