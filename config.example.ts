@@ -142,6 +142,13 @@ export default defineConfig({
     network: false, // let sandboxed steps reach the network
     hidden_paths: [], // more paths a step cannot read, e.g. ['~/.config/rclone', '~/secrets']
     unsandboxed: 'ask', // without a sandbox: 'ask' before every step, or 'allow' them
+    preview: false, // run each step in a preview first; HALT when it would delete or change a file that existed
+  },
+
+  undo: {
+    // `p` at `execute '<cmd>'? [y/N/e/p]` runs the command in a throwaway copy (Linux) and lists
+    // what it would change; past this it is stopped.
+    preview_timeout_ms: 10000,
   },
 
   memory: {

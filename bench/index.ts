@@ -1,7 +1,7 @@
 // `npm run bench`: every benchmark, each printing its figure, the baseline measured in the same run
 // and the ratio, with the target of issue 17 and docs/performance.md. Figures, not assertions:
 // these machines are shared and noisy. `npm run bench -- startup stream` runs only those groups
-// (startup, shell, stream, inprocess, mcp, resume, cap, redact).
+// (startup, shell, stream, inprocess, mcp, resume, cap, redact, preview).
 
 import { fixtureStdio } from '../test/support/mcp-servers.js';
 import { benchStartup } from './startup.js';
@@ -52,6 +52,12 @@ if (want('mcp')) await mcpFigures();
 if (want('resume')) await resumeFigures();
 if (want('redact')) await redactFigures();
 if (want('cap')) await replyCapFigures();
+if (want('preview')) {
+  const { benchPreview } = await import('./preview.js');
+  const figures = await benchPreview();
+  if (typeof figures === 'string') console.log(figures);
+  else for (const f of figures) row(f.name, ms(f.ms), `the same in the Norris box ${ms(f.baselineMs)} (median)`, (f.ms / f.baselineMs).toFixed(2), '- (docs/preview.md)');
+}
 
 async function replyCapFigures(): Promise<void> {
   const { benchReplyCap } = await import('./reply-cap.js');

@@ -30,6 +30,9 @@ import { sessionCommands } from './meta/session.js';
 import { trustCommands } from './meta/trust.js';
 import { NorrisBox } from './norris/box.js';
 import { NorrisMode } from './norris/mode.js';
+import { Previewer } from './preview/previewer.js';
+import { SessionPreview } from './preview/session-preview.js';
+import { previewView } from './render/preview-view.js';
 import { formatArguments } from './render/question.js';
 import { Renderer } from './render/renderer.js';
 import { colorLevel, createStyle } from './render/style.js';
@@ -150,7 +153,16 @@ export function createApp(opts: AppOptions): Repl {
     const shown = kind === 'arguments' ? formatArguments(text, { columns: io.columns(), rows: io.rows?.() ?? 24 }) : text;
     render.info(shown, (s) => render.style.dim(s));
   };
-  const gate = new ApprovalGate({ policy: policyFromConfig(config, fileExists, env.HOME), ask, askKey, show });
+  // `p` at `execute …?` and norris.preview: the command in a throwaway copy (src/preview/).
+  const preview = new SessionPreview({
+    previewer: new Previewer({ env, scratchDir: opts.stateDir ? path.join(opts.stateDir, 'preview') : null, hiddenPaths: config.norris.hidden_paths, captureMaxChars: config.shell.capture_max_chars }),
+    shell,
+    program: config.shell.program ?? env.SHELL ?? '/bin/sh',
+    timeoutMs: config.undo.preview_timeout_ms,
+    env,
+    view: previewView(render, config.undo.preview_timeout_ms),
+  });
+  const gate = new ApprovalGate({ policy: policyFromConfig(config, fileExists, env.HOME), ask, askKey, show, preview: async (command, signal) => void (await preview.run(command, signal)) });
   const tools = new SessionTools({
     mcp,
     builtins: enabledBuiltins(config.tools.builtin),
@@ -182,6 +194,7 @@ export function createApp(opts: AppOptions): Repl {
     cwd: () => shell.cwd,
     gate,
     status,
+    preview: { availability: () => preview.availability(), step: (command, signal, start) => preview.step(command, signal, start) },
   });
 
   repl = new Repl({

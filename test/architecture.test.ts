@@ -57,12 +57,14 @@ const LAYERS: Record<string, readonly string[]> = {
   turn: ['broker', 'cmd-contract', 'config', 'context', 'errors', 'history', 'is-record', 'model-routing', 'safety', 'text-buffer', 'tool-call'],
   // Tool hosts: the MCP registry (and later built-ins) seen as the turn core's ToolHost.
   tools: ['broker', 'mcp', 'safety', 'turn', 'tool-call'],
-  // Everything a person sees; it draws the events of the layers below and produces none.
-  render: ['cmd-contract', 'io', 'shell', 'text-buffer', 'tool-call', 'turn'],
-  // Project trust: the question about a project config, at start-up and for :trust.
-  trust: ['config', 'errors', 'render'],
   // The autonomous loop; its sandbox finds the step's work tree through project/.
   norris: ['broker', 'cmd-contract', 'config', 'errors', 'find-on-path', 'project', 'safety', 'tool-call', 'turn'],
+  // A command in a throwaway copy-on-write view (user and mount namespaces, overlays, the box's bwrap).
+  preview: ['find-on-path', 'norris', 'project', 'shell'],
+  // Everything a person sees; it draws the events of the layers below and produces none.
+  render: ['cmd-contract', 'io', 'preview', 'shell', 'text-buffer', 'tool-call', 'turn'],
+  // Project trust: the question about a project config, at start-up and for :trust.
+  trust: ['config', 'errors', 'render'],
   meta: ['clipboard', 'config', 'errors', 'history', 'line-router', 'mcp', 'memory', 'model-routing', 'norris', 'project', 'render', 'safety', 'shell', 'trust', 'turn'],
   repl: ['broker', 'config', 'errors', 'history', 'io', 'line-router', 'mcp', 'memory', 'meta', 'norris', 'project', 'render', 'safety', 'shell', 'turn'],
   // What runs before the program is loaded: the config, the first prompt (or the first input).
@@ -70,7 +72,7 @@ const LAYERS: Record<string, readonly string[]> = {
   // How aish ends (signals, lost streams, the exit), from the start-up file on.
   shutdown: ['errors'],
   'one-shot': ['broker', 'cmd-contract', 'config', 'context', 'errors', 'history', 'io', 'mcp', 'project', 'render', 'safety', 'secret-rules', 'shell', 'tools', 'turn'],
-  app: ['config', 'context', 'errors', 'history', 'io', 'mcp', 'memory', 'meta', 'norris', 'project', 'render', 'repl', 'safety', 'secret-rules', 'shell', 'tools', 'turn'],
+  app: ['config', 'context', 'errors', 'history', 'io', 'mcp', 'memory', 'meta', 'norris', 'preview', 'project', 'render', 'repl', 'safety', 'secret-rules', 'shell', 'tools', 'turn'],
   main: ['app', 'cli', 'config', 'errors', 'front', 'history', 'io', 'mcp', 'one-shot', 'render', 'shutdown', 'trust'],
   // The second start-up file: V8 flags, shutdown, the front, then main.ts.
   start: ['cli', 'code-cache', 'errors', 'fd-write', 'front', 'main', 'shutdown', 'v8-flags'],

@@ -186,6 +186,12 @@ export const rawConfigSchema = strict({
     hidden_paths: optional(stringList, []),
     /** Without a sandbox: "ask" before every step, or "allow" them as before. */
     unsandboxed: optional(v.picklist(['ask', 'allow'], 'expected "ask" or "allow"'), 'ask'),
+    /** Each step runs in a preview first; one that would delete or change a file that existed HALTs. */
+    preview: optional(v.boolean(), false),
+  }),
+  undo: section({
+    /** How long a preview (`p` at `execute …?`) may run before it is stopped. */
+    preview_timeout_ms: optional(positiveInt, 10_000),
   }),
   memory: section({
     enabled: optional(v.boolean(), true),

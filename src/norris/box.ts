@@ -87,14 +87,14 @@ export class NorrisBox {
       tree,
       cwd,
       network: config.norris.network,
-      hidden: existing(secretPlaces(home, env, config.norris.hidden_paths)),
-      readOnly: existing(laterRunPlaces(tree, home, ownConfigs)),
+      hidden: existingPlaces(secretPlaces(home, env, config.norris.hidden_paths)),
+      readOnly: existingPlaces(laterRunPlaces(tree, home, ownConfigs)),
     };
   }
 }
 
-/** The paths that exist, resolved (a symlinked ~/.ssh hides its target), each once. */
-function existing(paths: readonly string[]): BoxPath[] {
+/** The paths that exist, resolved (a symlinked ~/.ssh hides its target), each once, with their kind. */
+export function existingPlaces(paths: readonly string[]): BoxPath[] {
   const found = new Map<string, BoxPath>();
   for (const p of paths) {
     try {
@@ -107,7 +107,8 @@ function existing(paths: readonly string[]): BoxPath[] {
   return [...found.values()];
 }
 
-function realOf(p: string): string {
+/** `p` with its symlinks resolved; as given (made absolute) when it does not exist. */
+export function realOf(p: string): string {
   try {
     return realpathSync(p);
   } catch {

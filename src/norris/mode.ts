@@ -8,7 +8,7 @@ import { UsageError } from '../errors.js';
 import type { ApprovalGate } from '../safety/gate.js';
 import type { CommandRunner, TurnCore } from '../turn/core.js';
 import type { BoxAvailability } from './box.js';
-import { runNorris, type NorrisEnd } from './run.js';
+import { runNorris, type NorrisEnd, type NorrisHost, type StepPreview } from './run.js';
 import { createSecondOpinion } from './second-opinion.js';
 
 export interface NorrisModeParts {
@@ -26,6 +26,11 @@ export interface NorrisModeParts {
   /** The one approval gate (HALT asks through it; with nobody to ask it aborts). */
   gate: ApprovalGate;
   status: (message: string) => void;
+  /** Previews (src/preview/) for `norris.preview`: whether they run here, and one step's. */
+  preview?: {
+    availability(): Promise<{ available: true } | { available: false; why: string }>;
+    step(command: string, signal: AbortSignal, start: string): Promise<StepPreview>;
+  };
 }
 
 /** What the model is told of the box with its goal. */
@@ -58,6 +63,7 @@ export class NorrisMode {
         const then = where === 'ask' ? 'each command asks first' : 'commands run without asking (norris.unsandboxed: allow)';
         status(`[Norris] no sandbox here (${availability.why}): ${then}`);
       }
+      const preview = await this.#previews(start);
       const end = await runNorris(
         goal,
         {
@@ -71,6 +77,7 @@ export class NorrisMode {
           setSummarizing: (enabled) => core.context.setSummarizing(enabled),
           maxSteps: config.norris.max_steps,
           ...(config.norris.second_opinion ? { secondOpinion: this.#secondOpinionFn() } : {}),
+          ...(preview ? { preview } : {}),
         },
         signal,
       );
@@ -87,6 +94,17 @@ export class NorrisMode {
     } finally {
       this.#running = false;
     }
+  }
+
+  /** `norris.preview`: each step's preview, or where there is none, a HALT for each (said once). */
+  async #previews(start: string): Promise<NorrisHost['preview']> {
+    const { config, preview, status } = this.#parts;
+    if (!config.norris.preview) return undefined;
+    const availability = preview ? await preview.availability() : { available: false as const, why: 'no previews here' };
+    if (preview && availability.available) return (command, signal) => preview.step(command, signal, start);
+    const why = availability.available ? 'no previews here' : availability.why;
+    status(`[Norris] norris.preview is on, but a preview needs Linux user namespaces (${why}): every step HALTs first`);
+    return async () => ({ type: 'none', why });
   }
 
   /** The `deep` preset's opinion (else the default preset's), cached for the session. */

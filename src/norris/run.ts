@@ -5,6 +5,7 @@
 // that reply's actions ran), on abort, when stalled, or when the step budget is spent; the
 // conversation is kept in every case.
 
+import path from 'node:path';
 import { annotationLabel, describeArguments, type ApprovalGate, type GateDecision, type ToolGate } from '../safety/gate.js';
 import type { ToolAnnotations } from '../tool-call.js';
 import { extractCmdLines } from '../cmd-contract.js';
@@ -14,6 +15,14 @@ export type NorrisEnd = 'done' | 'stalled' | 'aborted' | 'halted' | 'budget' | '
 
 export const GOAL_LINE = 'GOAL: complete';
 export const SKIPPED_CMD = '[aish] CMD skipped by user';
+
+/**
+ * A step's preview (`norris.preview`, src/preview/): the files that existed and it would delete or
+ * change, and those it would create (real paths), with how to name them; or why there is none.
+ */
+export type StepPreview =
+  | { type: 'done'; touched: readonly string[]; created: readonly string[]; show: (file: string) => string }
+  | { type: 'none'; why: string };
 
 export interface NorrisHost {
   /** One model round trip (tool calls included, depth 1); null content continues after tools. */
@@ -40,6 +49,12 @@ export interface NorrisHost {
    * destructive; true (or a failure to answer) means HALT. Cached per session by the host.
    */
   secondOpinion?: (command: string, signal: AbortSignal) => Promise<boolean>;
+  /**
+   * `norris.preview`: runs a command in a preview first (shown to the person). A step whose
+   * preview would delete or change a file that existed before the run, or that has no preview,
+   * HALTs; files the run's own earlier steps created do not count.
+   */
+  preview?: (command: string, signal: AbortSignal) => Promise<StepPreview>;
 }
 
 /** The block that ends the system message while Norris runs; it carries the goal. */
@@ -59,6 +74,8 @@ export async function runNorris(goal: string, host: NorrisHost, signal: AbortSig
   let aborted = false;
   let skipsInRow = 0;
   let unboxedAllowed = host.box === 'allow';
+  /** What the steps that ran created, by their previews: changing those later does not HALT. */
+  const made = new Set<string>();
   const suffix = norrisSuffix(goal, host.box === 'boxed' ? host.boxRules : undefined);
 
   const escalate = async (): Promise<boolean> => {
@@ -117,6 +134,14 @@ export async function runNorris(goal: string, host: NorrisHost, signal: AbortSig
           ranCommands = true;
           continue;
         }
+        let created: readonly string[] = [];
+        if (host.preview) {
+          const preview = await host.preview(command, signal);
+          if (signal.aborted) return 'halted';
+          const reason = previewReason(preview, made);
+          if (preview.type === 'done') created = preview.created;
+          if (reason && decision.verdict === 'allow') decision = { verdict: 'ask', reason };
+        }
         if (decision.verdict === 'allow' && host.secondOpinion && (await host.secondOpinion(command, signal))) {
           if (signal.aborted) return 'halted';
           decision = { verdict: 'ask', reason: 'second opinion disagrees' };
@@ -144,6 +169,7 @@ export async function runNorris(goal: string, host: NorrisHost, signal: AbortSig
         }
         skipsInRow = 0;
         await host.runCommand(command, signal);
+        for (const file of created) made.add(file);
         ranCommands = true;
       }
       if (signal.aborted) return 'halted';
@@ -156,5 +182,23 @@ export async function runNorris(goal: string, host: NorrisHost, signal: AbortSig
     return 'budget';
   } finally {
     host.setSummarizing(true);
+  }
+}
+
+/** Why a step's preview HALTs it: no preview, or files that existed before the run would go or change. */
+export function previewReason(preview: StepPreview, made: ReadonlySet<string>): string | null {
+  if (preview.type === 'none') return `no preview (${preview.why})`;
+  const touched = preview.touched.filter((file) => !madeByRun(file, made));
+  if (touched.length === 0) return null;
+  const names = touched.slice(0, 3).map(preview.show);
+  const more = touched.length > 3 ? ` and ${touched.length - 3} more` : '';
+  return `the preview would delete or change what existed before the run (${names.join(', ')}${more})`;
+}
+
+/** Whether `file` is, or is inside, something the run's earlier steps created. */
+function madeByRun(file: string, made: ReadonlySet<string>): boolean {
+  for (let p = file; ; p = path.dirname(p)) {
+    if (made.has(p)) return true;
+    if (path.dirname(p) === p) return false;
   }
 }

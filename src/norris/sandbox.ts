@@ -25,6 +25,15 @@ export interface BoxSettings {
   hidden: readonly BoxPath[];
   /** Existing places inside the tree that stay read-only (`.git`, rc files when the tree holds HOME). */
   readOnly: readonly BoxPath[];
+  /**
+   * What is mounted writable, in order: by default the tree on itself. The preview mounts its
+   * copy-on-write views here instead (src/preview/).
+   */
+  binds?: readonly { from: string; to: string }[];
+  /** The user and group the command runs as inside (bwrap's own by default). */
+  ids?: { uid: number; gid: number };
+  /** A descriptor bwrap writes the box's pid to (`--info-fd`), for the preview to stop it by. */
+  infoFd?: number;
 }
 
 /**
@@ -76,6 +85,8 @@ export function bwrapArgv(s: BoxSettings): string[] {
   const argv = [
     s.bwrap,
     '--unshare-user',
+    ...(s.ids ? ['--uid', String(s.ids.uid), '--gid', String(s.ids.gid)] : []),
+    ...(s.infoFd !== undefined ? ['--info-fd', String(s.infoFd)] : []),
     '--unshare-pid',
     '--unshare-ipc',
     '--unshare-uts',
@@ -102,9 +113,7 @@ export function bwrapArgv(s: BoxSettings): string[] {
     '--tmpfs',
     '/run',
     ...(s.network ? ['--ro-bind-try', '/run/systemd/resolve', '/run/systemd/resolve'] : []),
-    '--bind',
-    s.tree,
-    s.tree,
+    ...(s.binds ?? [{ from: s.tree, to: s.tree }]).flatMap((b) => ['--bind', b.from, b.to]),
   ];
   for (const p of s.readOnly) argv.push('--ro-bind', p.path, p.path);
   for (const p of s.hidden) {

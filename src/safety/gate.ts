@@ -1,8 +1,9 @@
 // The one gate that asks. It takes the policy's decision (policy.ts) for a `CMD:` line, a tool call
 // or a Norris step and, when the verdict is "ask", puts the question to the person: `execute
-// '<cmd>'? [y/N/e]`, `call '<name>'? [y/N/a]` (with the arguments shown in full first), or the
-// Norris HALT `proceed / skip / abort`. Each is answered by one key on a terminal; the command or
-// arguments it quotes go with it as its subject, for the asker to show whole (render/question.ts).
+// '<cmd>'? [y/N/e/p]` (`p` previews it, src/preview/), `call '<name>'? [y/N/a]` (with the
+// arguments shown in full first), or the Norris HALT `proceed / skip / abort`. Each is answered
+// by one key on a terminal; the command or arguments it quotes go with it as its subject, for the
+// asker to show whole (render/question.ts).
 // Anything but an explicit yes declines; with nobody to ask (piped input) the answer is no, and a
 // HALT aborts. "a" approves a tool for this session, on this instance only.
 
@@ -40,6 +41,8 @@ export interface ApprovalGateOptions {
   askKey?: AskKeyFn | null;
   /** Shows what a question is about before it is asked: a sampling prompt, or a call's name and arguments ('arguments': shown whole, readable). */
   show: (text: string, kind?: 'arguments') => void;
+  /** Runs a command in a throwaway view and shows what it would change (`p` at `execute …?`); none: not offered. */
+  preview?: (command: string, signal: AbortSignal) => Promise<void>;
 }
 
 export class ApprovalGate implements ToolGate {
@@ -71,18 +74,30 @@ export class ApprovalGate implements ToolGate {
    * A `CMD:` line outside Norris: the decision, whether it runs, and the command that runs. `e`
    * puts the command on the input line to edit; the edited command goes through the same policy
    * (denied, or asked again when destructive or under permissions.confirm; otherwise Enter runs it).
-   * An edit that changes nothing asks again: `e` then Enter out of habit must not run it.
+   * An edit that changes nothing asks again: `e` then Enter out of habit must not run it. With a
+   * previewer, `p` previews the command and asks again without `p` (an edited command offers it
+   * anew); a command the policy denies is never asked about, so never previewed.
    */
   async command(command: string, signal: AbortSignal): Promise<CommandApproval> {
     let current = command;
     let decision = this.judge({ type: 'command', command: current });
-    const { ask } = this.#opts;
-    for (let edits = 0; ; edits++) {
+    let previewed: string | null = null;
+    let edits = 0;
+    const { ask, preview } = this.#opts;
+    for (;;) {
       if (decision.verdict !== 'ask') return { decision, command: current, approved: decision.verdict === 'allow', by: 'policy' };
       if (!this.#askKey || signal.aborted) return { decision, command: current, approved: false, by: this.#askKey ? 'user' : 'no-terminal' };
-      const key = await this.#key({ before: "execute '", subject: current, after: "'? [y/N/e] ", kind: 'command', keys: 'yne', fallback: 'n' });
+      const offerPreview = preview !== undefined && previewed !== current;
+      const choices = offerPreview ? 'y/N/e/p' : 'y/N/e';
+      const key = await this.#key({ before: "execute '", subject: current, after: `'? [${choices}] `, kind: 'command', keys: offerPreview ? 'ynep' : 'yne', fallback: 'n' });
+      if (key === 'p' && offerPreview && !signal.aborted) {
+        await preview(current, signal);
+        previewed = current;
+        continue;
+      }
       const edit = key === 'e' && edits < MAX_EDITS && ask !== null;
       if (!edit || signal.aborted) return { decision, command: current, approved: key === 'y' && !signal.aborted, by: 'user' };
+      edits++;
       const edited = (await ask('edit: ', current))?.trim();
       if (!edited || signal.aborted) return { decision, command: current, approved: false, by: 'user' };
       if (edited === current) continue;

@@ -292,20 +292,20 @@ describe('on a terminal', () => {
     try {
       await t.waitFor('[aish:fast]> ');
       t.line('give me commands');
-      await t.waitFor("execute 'echo original-cmd'? [y/N/e] ");
+      await t.waitFor("execute 'echo original-cmd'? [y/N/e/p] ");
       t.line('e');
       await t.waitFor('edit: echo original-cmd');
       t.write('\x15');
       t.line('echo edited-cmd');
       await t.waitFor(/edited-cmd\r?\n[\s\S]*exit 0/);
       expect(t.text).not.toMatch(/original-cmd\r?\n.*exit 0/);
-      await t.waitFor("execute 'echo second-cmd'? [y/N/e] ");
+      await t.waitFor("execute 'echo second-cmd'? [y/N/e/p] ");
       t.line('n');
       await t.waitFor('skipped: echo second-cmd');
       t.line(':last');
       await t.waitFor(/2 +echo second-cmd/);
       t.line(':run 2');
-      await t.waitFor(/execute 'echo second-cmd'\? \[y\/N\/e\] [\s\S]*execute 'echo second-cmd'\? \[y\/N\/e\] /);
+      await t.waitFor(/execute 'echo second-cmd'\? \[y\/N\/e\/p\] [\s\S]*execute 'echo second-cmd'\? \[y\/N\/e\/p\] /);
       t.line('y');
       await t.waitFor(/second-cmd\r?\n[\s\S]*exit 0/);
     } finally {
@@ -319,7 +319,7 @@ describe('on a terminal', () => {
     try {
       await t.waitFor('[aish:fast]> ');
       t.line('please run it');
-      await t.waitFor("execute 'echo confirmed-run'? [y/N/e] ");
+      await t.waitFor("execute 'echo confirmed-run'? [y/N/e/p] ");
       t.line('y');
       await t.waitFor(/confirmed-run\r?\n[\s\S]*exit 0[\s\S]*\[aish:fast\]> /);
       t.line('and?');

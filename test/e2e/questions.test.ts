@@ -50,10 +50,10 @@ describe('a command padded with whitespace', () => {
     try {
       await t.waitFor('[aish:fast]> ');
       t.line('list the files');
-      await t.waitFor('execute the command above? [y/N/e] ');
+      await t.waitFor('execute the command above? [y/N/e/p] ');
       const screen = await visibleScreen(t.raw);
       expect(screen).toContain(`touch ${marker};␣×6000ls -la`);
-      expect(screen.trimEnd().split('\n').at(-1)).toBe('execute the command above? [y/N/e]');
+      expect(screen.trimEnd().split('\n').at(-1)).toBe('execute the command above? [y/N/e/p]');
       const from = t.mark();
       t.write('n');
       await t.waitFor('[aish:fast]> ', { from });
@@ -71,28 +71,28 @@ describe('one key answers', () => {
     try {
       await t.waitFor('[aish:fast]> ');
       t.line('give me commands');
-      await t.waitFor("execute 'echo first-q'? [y/N/e] ");
+      await t.waitFor("execute 'echo first-q'? [y/N/e/p] ");
       // Not answers: a key outside the set, and a new question typed at the prompt.
       let from = t.mark();
       t.write('x');
-      await t.waitFor("(one key: y, n or e; Enter: n)\nexecute 'echo first-q'? [y/N/e] ", { from });
+      await t.waitFor("(one key: y, n, e or p; Enter: n)\nexecute 'echo first-q'? [y/N/e/p] ", { from });
       from = t.mark();
       t.write('what does it do?\r');
-      await t.waitFor("(one key: y, n or e; Enter: n)\nexecute 'echo first-q'? [y/N/e] ", { from });
+      await t.waitFor("(one key: y, n, e or p; Enter: n)\nexecute 'echo first-q'? [y/N/e/p] ", { from });
       expect(t.text).not.toContain('╭─ echo first-q');
       t.write('y');
       await t.waitFor(/╭─ echo first-q ─+\nfirst-q\n╰─ exit 0/);
-      await t.waitFor("execute 'echo second-q'? [y/N/e] ");
+      await t.waitFor("execute 'echo second-q'? [y/N/e/p] ");
       t.write('e');
       await t.waitFor('edit: echo second-q');
       t.write('\x15');
       t.line('echo edited-q');
       await t.waitFor(/╭─ echo edited-q ─+\nedited-q\n╰─ exit 0/);
-      await t.waitFor("execute 'echo third-q'? [y/N/e] ");
+      await t.waitFor("execute 'echo third-q'? [y/N/e/p] ");
       from = t.mark();
       t.write(KEY.enter);
       await t.waitFor('skipped: echo third-q', { from });
-      expect(count(t.text, "execute 'echo first-q'? [y/N/e] ")).toBe(3);
+      expect(count(t.text, "execute 'echo first-q'? [y/N/e/p] ")).toBe(3);
       expect(t.text).not.toContain('╭─ echo second-q');
       expect(t.text).not.toContain('╭─ echo third-q');
     } finally {
@@ -108,10 +108,10 @@ describe('keys that do not answer', () => {
     try {
       await t.waitFor('[aish:fast]> ');
       t.line('give me commands');
-      await t.waitFor("execute 'echo pasted-q'? [y/N/e] ");
+      await t.waitFor("execute 'echo pasted-q'? [y/N/e/p] ");
       let from = t.mark();
       t.write('\x1b[200~y\x1b[201~');
-      await t.waitFor("(one key: y, n or e; Enter: n)\nexecute 'echo pasted-q'? [y/N/e] ", { from });
+      await t.waitFor("(one key: y, n, e or p; Enter: n)\nexecute 'echo pasted-q'? [y/N/e/p] ", { from });
       from = t.mark();
       t.write(KEY.ctrlC);
       await t.waitFor(/\^C\n[\s\S]*\[aish:fast\]> /, { from });

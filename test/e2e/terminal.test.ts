@@ -63,7 +63,7 @@ describe('on a terminal', () => {
     await t.waitFor(PROMPT);
     const mark = t.raw.length;
     t.line('write a plan');
-    await t.waitFor("execute 'ls -la'? [y/N/e] ");
+    await t.waitFor("execute 'ls -la'? [y/N/e/p] ");
     const screen = t.text.slice(t.text.indexOf('write a plan'));
     expect(screen).toMatch(/[\r\n]Plan\n/);
     expect(screen).not.toContain('# Plan');

@@ -5,6 +5,7 @@
 
 import { describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config/schema.js';
+import { previewView } from '../../src/render/preview-view.js';
 import { formatQuestion } from '../../src/render/question.js';
 import { Renderer } from '../../src/render/renderer.js';
 import { createStyle } from '../../src/render/style.js';
@@ -90,6 +91,36 @@ describe.each(modes)('%s', (_mode, level, isTTY) => {
     expect(all.replace(OWN, '')).toContain(`plain ${shown.trimEnd().replace(/ +/g, ' ')}`);
     expect(all).toContain(`result ${shown}`);
     expect(all).toContain(`log ${shown}`);
+  });
+
+  it.each(HOSTILE)('%s: a preview (its output, file names, diff lines, and why it could not run)', (_name, bad, shown) => {
+    const { cap, render } = setup();
+    const view = previewView(render, 1000);
+    view.begin(`rm x${bad}`);
+    const file = (name: string) => `/t/${name}${bad}`;
+    view.end(
+      {
+        type: 'done',
+        exitCode: 1,
+        timedOut: true,
+        output: { text: `out ${bad}\nline two ${bad}`, truncated: false, binary: false, rawChars: 10 },
+        changes: [
+          { kind: 'delete', path: file('gone'), type: 'file' },
+          { kind: 'create', path: file('dir'), type: 'dir', files: 2 },
+          { kind: 'change', path: file('notes'), type: 'file', content: true },
+        ],
+        complete: false,
+        diffs: [{ label: `notes${bad}`, lines: [`--- a/notes${bad}`, `+++ b/notes${bad}`, '@@ -1 +1 @@', `-old ${bad}`, `+new ${bad}`], more: 3 }],
+      },
+      (f) => f.slice(3),
+    );
+    view.end({ type: 'unavailable', why: `no ${bad}` }, (f) => f);
+    view.end({ type: 'failed', why: `mount ${bad}` }, (f) => f);
+    const all = cap.stdout + cap.stderr;
+    expect(leftovers(all)).not.toMatch(RAW_CONTROL);
+    expect(all).toContain(`out ${shown}`);
+    expect(all).toContain(`would delete  gone${shown}`);
+    expect(all).toContain(`new ${shown}`);
   });
 });
 

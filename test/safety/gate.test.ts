@@ -127,6 +127,51 @@ describe('ApprovalGate: edit before run', () => {
   });
 });
 
+describe('ApprovalGate: preview', () => {
+  function previewGate(answers: string[], over: Partial<Policy> = {}) {
+    const asked: string[] = [];
+    const previewed: string[] = [];
+    const gate = new ApprovalGate({
+      policy: policy(over),
+      ask: async (q) => (asked.push(q), answers.shift() ?? null),
+      show: () => {},
+      preview: async (command) => void previewed.push(command),
+    });
+    return { gate, asked, previewed };
+  }
+
+  it('p previews the command, then asks again without p; y runs it', async () => {
+    const { gate, asked, previewed } = previewGate(['p', 'y']);
+    expect(await gate.command('rm -rf build', signal)).toMatchObject({ approved: true, command: 'rm -rf build' });
+    expect(previewed).toEqual(['rm -rf build']);
+    expect(asked).toEqual(["execute 'rm -rf build'? [y/N/e/p] ", "execute 'rm -rf build'? [y/N/e] "]);
+  });
+
+  it('the question after a preview offers no p; an edited command offers it anew', async () => {
+    const keys: string[] = [];
+    const previewed: string[] = [];
+    const answers = ['p', 'e', 'p', 'n'];
+    const gate = new ApprovalGate({
+      policy: policy(),
+      ask: async () => 'rm -rf dist',
+      askKey: async (q) => (keys.push(q.keys), answers.shift() ?? null),
+      show: () => {},
+      preview: async (command) => void previewed.push(command),
+    });
+    expect(await gate.command('rm -rf build', signal)).toMatchObject({ approved: false, command: 'rm -rf dist' });
+    expect(previewed).toEqual(['rm -rf build', 'rm -rf dist']);
+    expect(keys).toEqual(['ynep', 'yne', 'ynep', 'yne']);
+  });
+
+  it('a command the policy denies, or runs without asking, is never previewed', async () => {
+    const denied = previewGate(['p'], { permissions: { allow: [], confirm: [], deny: ['rm *'] } });
+    expect(await denied.gate.command('rm -rf build', signal)).toMatchObject({ approved: false, decision: { verdict: 'deny' } });
+    const allowed = previewGate(['p'], { confirmCommands: false });
+    expect(await allowed.gate.command('ls', signal)).toMatchObject({ approved: true });
+    expect([...denied.previewed, ...allowed.previewed, ...denied.asked, ...allowed.asked]).toEqual([]);
+  });
+});
+
 describe('ApprovalGate: HALT', () => {
   it.each<[string | null, string]>([
     ['p', 'proceed'],

@@ -1,7 +1,7 @@
 // Whether processes a test started are still there, read from the kernel (/proc, kill 0): what
 // "nothing left running" means for aish's children and the ones they started in turn.
 
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** True once `pid` has ended (a zombie has ended too: it only waits to be collected). */
 export function isGone(pid: number): boolean {
@@ -31,6 +31,32 @@ export async function gone(...pids: number[]): Promise<void> {
   const deadline = Date.now() + 8000;
   while (pids.some((pid) => !isGone(pid))) {
     if (Date.now() > deadline) throw new Error(`still running: ${pids.filter((pid) => !isGone(pid)).join(', ')}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The processes whose command line holds `marker`. */
+function holdersOf(marker: string): number[] {
+  return readdirSync('/proc')
+    .filter((pid) => /^\d+$/.test(pid))
+    .map(Number)
+    .filter((pid) => commandLine(pid).includes(marker));
+}
+
+/** Resolves once a process's command line holds `marker`; rejects after a generous wait. */
+export async function processWith(marker: string): Promise<void> {
+  const deadline = Date.now() + 8000;
+  while (holdersOf(marker).length === 0) {
+    if (Date.now() > deadline) throw new Error(`no process with ${marker}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Resolves once no process's command line holds `marker` (any it started gone too); rejects after a generous wait. */
+export async function noProcessWith(marker: string): Promise<void> {
+  const deadline = Date.now() + 8000;
+  while (holdersOf(marker).length > 0) {
+    if (Date.now() > deadline) throw new Error(`still running: ${holdersOf(marker).join(', ')}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
