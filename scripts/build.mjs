@@ -5,7 +5,7 @@
 // - dist/aish.js, the start-up file: answers --help and --version alone, else loads
 // - dist/start.js, the front (the config, the first prompt), which then loads
 // - dist/program.js, the program (src/main.ts and everything it imports), whose imports of the
-//   MCP SDK, zod (but zod/mini) and ajv go to
+//   MCP SDK, zod and ajv go to
 // - dist/vendor.js, those packages and what they bring, compiled with the first MCP server only.
 // - dist/config.mjs is what `import { defineConfig } from 'aish'` resolves to in a TS config.
 import { build } from 'esbuild';
@@ -58,18 +58,15 @@ const metaUrl = {
 };
 
 // The packages that go to dist/vendor.js: what src/ imports of them is recorded as the program is
-// built, and becomes the vendor bundle's table of modules. zod/mini (the config schema) stays in
-// the bundles that import it: the front validates the config with it before the prompt, and the
-// program would otherwise load the vendor bundle at every start.
+// built, and becomes the vendor bundle's table of modules.
 const VENDOR = /^(@modelcontextprotocol\/sdk|zod|ajv)(\/|$)/;
-const BUNDLED = new Set(['zod/mini']);
 const vendored = new Set();
 const vendorLoader = path.resolve('src/vendor-load.ts');
 const toVendor = {
   name: 'aish-vendor',
   setup(b) {
     b.onResolve({ filter: VENDOR }, (args) => {
-      if (!args.importer.startsWith(path.resolve('src')) || BUNDLED.has(args.path)) return undefined;
+      if (!args.importer.startsWith(path.resolve('src'))) return undefined;
       vendored.add(args.path);
       return { path: args.path, namespace: 'aish-vendor' };
     });

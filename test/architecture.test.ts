@@ -215,10 +215,9 @@ function staticPackages(file: string): Set<string> {
 }
 
 // docs/performance.md "The prompt first": what each start-up step loads is measured; these are
-// the packages that cost tens of milliseconds at import, kept to the paths that need them. zod/mini
-// (the config schema, bundled into the front) is not classic zod, which the MCP SDK brings.
+// the packages that cost tens of milliseconds at import, kept to the paths that need them.
 describe('what start-up loads', () => {
-  const heavy = (p: string) => /^(zod(?!\/mini$)|@modelcontextprotocol\/sdk|ajv|undici|cosmiconfig|highlight\.js|string-width|jiti)(\/|$)/.test(p);
+  const heavy = (p: string) => /^(zod|@modelcontextprotocol\/sdk|ajv|undici|cosmiconfig|highlight\.js|string-width|jiti)(\/|$)/.test(p);
 
   it('the start-up files load none of the heavy packages, and chalk only on a terminal (lazily)', () => {
     for (const file of ['entry.ts', 'start.ts', 'front.ts']) expect([...staticPackages(file)].filter(heavy), file).toEqual([]);
