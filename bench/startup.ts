@@ -62,6 +62,8 @@ export function timeExit(args: string[], where?: BenchHome, input = '', node = p
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
     const child = spawn(node, args, { cwd: where?.cwd, env: where?.env, stdio: ['pipe', 'ignore', 'ignore'] });
+    // A child that exits before reading its input (--version) must not end the bench with EPIPE.
+    child.stdin.on('error', () => {});
     child.stdin.end(input);
     child.on('error', reject);
     child.on('exit', (code) => (code === 0 ? resolve(since(t0)) : reject(new Error(`node ${args.join(' ')} exited with ${code}`))));
