@@ -185,6 +185,18 @@ export const rawConfigSchema = strict({
     enabled: optional(v.boolean(), true),
     max_inject_chars: optional(positiveInt, 2000),
   }),
+  // Checkpoints before aish runs something for you, and :undo (docs/undo.md).
+  undo: section({
+    enabled: optional(v.boolean(), true),
+    // Checkpoints before the lines you type yourself too, not only CMD: lines and Norris steps.
+    typed: optional(v.boolean(), false),
+    // Checkpoints kept per tree; older ones are pruned.
+    keep: optional(positiveInt, 50),
+    // A tree with more files gets no checkpoint.
+    max_files: optional(positiveInt, 20_000),
+    // Files larger than this are left out of checkpoints.
+    max_file_bytes: optional(positiveInt, 10 * 1024 * 1024),
+  }),
   ui: section({
     show_stats: optional(v.boolean(), false),
   }),

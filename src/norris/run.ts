@@ -18,8 +18,8 @@ export const SKIPPED_CMD = '[aish] CMD skipped by user';
 export interface NorrisHost {
   /** One model round trip (tool calls included, depth 1); null content continues after tools. */
   request(content: string | null, gate: ToolGate, norrisSuffix: string, signal: AbortSignal): Promise<RequestResult>;
-  /** Runs a command exactly as a typed shell line; its output goes to the pending buffer. */
-  runCommand(command: string, signal: AbortSignal): Promise<void>;
+  /** Runs a command exactly as a typed shell line (step `step` of the run); its output goes to the pending buffer. */
+  runCommand(command: string, signal: AbortSignal, step: number): Promise<void>;
   /** Adds a note for the model to the pending output. */
   note(text: string): void;
   /** The one approval gate: the policy decides, HALT asks (nobody to ask: abort). */
@@ -143,7 +143,7 @@ export async function runNorris(goal: string, host: NorrisHost, signal: AbortSig
           }
         }
         skipsInRow = 0;
-        await host.runCommand(command, signal);
+        await host.runCommand(command, signal, step);
         ranCommands = true;
       }
       if (signal.aborted) return 'halted';

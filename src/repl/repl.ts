@@ -30,6 +30,7 @@ import type { ApprovalGate } from '../safety/gate.js';
 import type { ShellRunner } from '../shell/shell-runner.js';
 import type { TurnCore } from '../turn/core.js';
 import type { ToolControls } from '../turn/types.js';
+import type { Checkpoints } from '../undo/checkpoints.js';
 import { ShellCompleter, completePath, shellCandidates } from './completion.js';
 import { composeInEditor } from './editor.js';
 import { appendInputHistory, loadInputHistory } from './input-history.js';
@@ -54,6 +55,8 @@ export interface ReplParts {
   tools: ToolControls;
   memory: MemoryStore;
   norris: NorrisMode;
+  /** Checkpoints around actions, and `:undo`. */
+  undo: Checkpoints;
   gate: ApprovalGate;
   /** The `[project]` block of the current directory (`:tree`). */
   project: ProjectContext;
@@ -85,6 +88,7 @@ export class Repl implements MetaContext {
   readonly tools: ToolControls;
   readonly memory: MemoryStore;
   readonly norris: NorrisMode;
+  readonly undo: Checkpoints;
   readonly gate: ApprovalGate;
   readonly prompts: SavedPrompts;
   activeModel: string;
@@ -120,6 +124,7 @@ export class Repl implements MetaContext {
     this.tools = parts.tools;
     this.memory = parts.memory;
     this.norris = parts.norris;
+    this.undo = parts.undo;
     this.gate = parts.gate;
     this.prompts = parts.prompts;
     this.activeModel = parts.model;
@@ -300,7 +305,8 @@ export class Repl implements MetaContext {
   async #runShellLine(line: string, knownCommand: boolean, signal: AbortSignal): Promise<void> {
     const started = Date.now();
     const before = this.core.pending.text;
-    await this.shell.run(line, signal);
+    // With `undo.typed`, a typed line gets a checkpoint too.
+    await this.undo.around({ command: line, origin: 'typed' }, this.shell.cwd, () => this.shell.run(line, signal));
     if (!this.#io.isTTY || !knownCommand || signal.aborted) return;
     if (!misfiredProse(line, this.shell.lastStatus, Date.now() - started)) return;
     const answer = await this.askKey(plainQuestion('ask the model instead? [Y/n] ', 'yn', 'y'));
