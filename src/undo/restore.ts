@@ -4,7 +4,7 @@
 // on disk, never through a symlink: a path whose parent is no longer a real directory of the tree
 // is kept, so a command that swapped a folder for a link cannot steer an undo outside the tree.
 
-import { chmodSync, lstatSync, mkdirSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, rmdirSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ABSENT, type TreeChange } from './store.js';
 
@@ -120,8 +120,16 @@ function inside(tree: string, file: string, create: boolean): string | null {
 
 /** Writes a file (or link) as a snapshot holds it; an existing file keeps its permissions but the executable bit. */
 function writeFile(abs: string, mode: string, content: Buffer): void {
-  const st = lstatOrNull(abs);
-  if (st?.isDirectory()) throw new Error('a folder now');
+  let st = lstatOrNull(abs);
+  if (st?.isDirectory()) {
+    // A folder the action made where a file was, emptied by the removals: the file comes back.
+    try {
+      rmdirSync(abs);
+    } catch {
+      throw new Error('a folder now');
+    }
+    st = null;
+  }
   if (mode === '120000') {
     if (st) unlinkSync(abs);
     symlinkSync(content.toString('utf8'), abs);

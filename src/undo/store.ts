@@ -164,14 +164,18 @@ export class ShadowStore {
       if (file.endsWith('/')) continue;
       let size = 0;
       let regular = false;
+      let folder = false;
       try {
         const st = lstatSync(path.join(this.tree, file));
         size = st.size;
         regular = st.isFile();
+        folder = st.isDirectory();
       } catch {
         // Gone: update-index --remove takes it out.
       }
-      if (regular && size > limits.maxFileBytes) {
+      // A file that became a folder: the entry goes, the files inside are listed on their own.
+      if (folder) drop.push(file);
+      else if (regular && size > limits.maxFileBytes) {
         skipped.push(file);
         if (tracked) drop.push(file);
       } else add.push(file);
