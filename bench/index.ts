@@ -1,7 +1,7 @@
 // `npm run bench`: every benchmark, each printing its figure, the baseline measured in the same run
 // and the ratio, with the target of issue 17 and docs/performance.md. Figures, not assertions:
 // these machines are shared and noisy. `npm run bench -- startup stream` runs only those groups
-// (startup, shell, stream, inprocess, mcp, resume).
+// (startup, shell, stream, inprocess, mcp, resume, undo).
 
 import { fixtureStdio } from '../test/support/mcp-servers.js';
 import { benchStartup } from './startup.js';
@@ -38,6 +38,7 @@ if (want('stream')) await streamEndToEnd();
 if (want('inprocess')) await streamInProcess();
 if (want('mcp')) await mcpFigures();
 if (want('resume')) await resumeFigures();
+if (want('undo')) await undoFigures();
 
 async function streamEndToEnd(): Promise<void> {
   const { benchStreamE2e, HEAP_RUNS } = await import('./stream-e2e.js');
@@ -142,4 +143,15 @@ async function resumeFigures(): Promise<void> {
       'linear, 100 000 lines < 1 s',
     );
   }
+}
+
+async function undoFigures(): Promise<void> {
+  const { benchUndo } = await import('./undo.js');
+  const u = await benchUndo();
+  const of = `${u.files} files, median of ${u.rounds}`;
+  row('CMD: true, checkpoints added, first time', ms(u.first.on - u.first.off), `off ${ms(u.first.off)}, on ${ms(u.first.on)} (${of})`, '-', '<= 100 ms (a new store, a model answering at once)');
+  row(`CMD: true, checkpoints added, first, model ${u.modelMs} ms`, ms(u.firstSlowModel.on - u.firstSlowModel.off), `off ${ms(u.firstSlowModel.off)}, on ${ms(u.firstSlowModel.on)} (${of})`, '-', '<= 100 ms (first snapshot made while the model thinks)');
+  row('CMD: true, checkpoints added, second time', ms(u.second.on - u.second.off), `off ${ms(u.second.off)}, on ${ms(u.second.on)} (${of})`, '-', '<= 30 ms (the stat cache: one walk)');
+  row('checkpoint around nothing, in process, first', ms(u.inProcess.first), `(${of})`, '-', '- (both snapshots, a new store)');
+  row('checkpoint around nothing, in process, again', ms(u.inProcess.second), `(${of})`, '-', '- (both snapshots, unchanged tree)');
 }

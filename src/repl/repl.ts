@@ -157,6 +157,8 @@ export class Repl implements MetaContext {
       }
     } finally {
       this.#reader.close();
+      // The last command's checkpoint is still being written.
+      await this.undo.settled();
       const shellClosed = this.shell.close();
       this.sessions.close();
       await this.#mcpStart?.stop();
@@ -321,6 +323,7 @@ export class Repl implements MetaContext {
    */
   async runNorris(goal: string, signal: AbortSignal): Promise<void> {
     const stop = this.#reader?.listen((line) => this.#duringNorris(line)) ?? (() => {});
+    this.undo.prepare(this.shell.cwd);
     try {
       await this.norris.run(goal, this.activeModel, signal);
     } finally {
@@ -381,6 +384,8 @@ export class Repl implements MetaContext {
     for (const note of attached.notes) this.render.status(note);
     this.#lastQuestion = text;
     this.#turn++;
+    // The model may propose a command: the tree's first snapshot is made while it thinks.
+    this.undo.prepare(this.shell.cwd);
     await this.core.ask(attached.text, this.activeModel, signal);
   }
 

@@ -46,6 +46,10 @@ export class Checkpoints {
   /** Why there are no checkpoints at all this session, once known. */
   #off: string | null = null;
   #excludes: Promise<string | null> | null = null;
+  /** The snapshot after the last action and its checkpoint, while they are being taken. */
+  #after: Promise<void> = Promise.resolve();
+  /** Trees whose first snapshot `prepare` has started. */
+  readonly #prepared = new Set<string>();
 
   constructor(parts: CheckpointsParts) {
     this.#parts = parts;
@@ -61,7 +65,10 @@ export class Checkpoints {
    */
   readonly around: Checkpointer = async (action, cwd, work) => {
     const { config } = this.#parts;
-    if (!config.enabled || (action.origin === 'typed' && !config.typed)) return work();
+    if (!config.enabled) return work();
+    // The last action's snapshot after comes first: what runs now must not count as its doing.
+    await this.#after;
+    if (action.origin === 'typed' && !config.typed) return work();
     const tree = treeOf(cwd);
     const started = (this.#parts.now ?? (() => new Date()))();
     const store = await this.#usable(tree);
@@ -69,9 +76,31 @@ export class Checkpoints {
     try {
       return await work();
     } finally {
-      if (store && before) await this.#record(store, action, started, before);
+      // Taken while the prompt comes back (or the next request goes out), not before it.
+      if (store && before) this.#after = this.#record(store, action, started, before);
     }
   };
+
+  /**
+   * Makes the tree's first snapshot now, in the background, if it has none yet (once a session
+   * per tree): called when the model is asked, so that the checkpoint before a command it proposes
+   * only reads what changed since.
+   */
+  prepare(cwd: string): void {
+    const { config, stateDir } = this.#parts;
+    if (!config.enabled || this.#off || !stateDir) return;
+    const tree = treeOf(cwd);
+    if (this.#prepared.has(tree) || (this.#parts.env.HOME && tree === treeOf(this.#parts.env.HOME))) return;
+    this.#prepared.add(tree);
+    void this.#store(tree).then((store) => {
+      if (!store.hasIndex) void store.snapshot({ maxFiles: config.max_files, maxFileBytes: config.max_file_bytes });
+    });
+  }
+
+  /** Resolves once the last action's checkpoint is kept (before aish exits). */
+  settled(): Promise<void> {
+    return this.#after;
+  }
 
   /** Undoes the newest action of the tree of `cwd` not undone yet; null when there is none. */
   async undo(cwd: string, force: boolean): Promise<UndoResult | null> {
@@ -103,12 +132,14 @@ export class Checkpoints {
 
   /** Resolves once every store's background work is done (tests, the bench). */
   async idle(): Promise<void> {
+    await this.#after;
     await Promise.all([...this.#stores.values()].map((s) => s.idle()));
   }
 
   async #storeFor(cwd: string): Promise<ShadowStore> {
     if (!this.#parts.config.enabled) throw new UsageError('undo is off (undo.enabled: false)');
     if (!this.#parts.stateDir) throw new UsageError('undo is off: aish has no state directory (HOME or XDG_STATE_HOME)');
+    await this.#after;
     if (this.#off) throw new UsageError(`undo is off: ${this.#off}`);
     return this.#store(treeOf(cwd));
   }

@@ -62,6 +62,8 @@ export function planRestore(changes: readonly TreeChange[], since: ReadonlyMap<s
 /** Carries out `steps` in `tree` with the blobs' contents; a step that cannot be done is kept, with why. */
 export function applyRestore(tree: string, steps: readonly RestoreStep[], blobs: ReadonlyMap<string, Buffer>): RestoreReport {
   const report: RestoreReport = { restored: [], removed: [], kept: [] };
+  // The action removed the tree itself: it is made again for the files to come back into.
+  if (steps.some((s) => s.type === 'write')) mkdirSync(tree, { recursive: true });
   const keep = (file: string, why: string) => report.kept.push({ path: file, why });
   for (const step of steps) if (step.type === 'keep') keep(step.path, step.why);
   // Removals first, deepest first: a folder a file comes back into may have been a file.

@@ -29,6 +29,11 @@ export interface GitOptions {
    * file list already past the limit). The result's code is then null.
    */
   onStdout?: (chunk: Buffer) => boolean;
+  /**
+   * Run in the tree (commands whose paths are relative to it: ls-files, update-index); the others
+   * run in the store, so they work when the action removed the tree.
+   */
+  inTree?: boolean;
 }
 
 /**
@@ -61,7 +66,7 @@ export function shadowEnv(place: ShadowPlace, env: Record<string, string | undef
 /** Runs `git <args>` in the tree with the shadow environment. Never rejects. */
 export function runGit(place: ShadowPlace, env: Record<string, string>, args: readonly string[], options: GitOptions = {}): Promise<GitResult> {
   return new Promise((resolve) => {
-    const child = spawn('git', args, { cwd: place.workTree, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('git', args, { cwd: options.inTree ? place.workTree : place.gitDir, env, stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     let err = '';
     let stopped = false;

@@ -6,7 +6,7 @@
 // Work on one store is done one piece at a time (a queue), and several aish sessions may share a
 // store: git's own index lock guards the index, and each checkpoint is a file of its own.
 
-import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { platform } from 'node:os';
 import path from 'node:path';
 import { writePrivateFile } from '../private-file.js';
@@ -79,6 +79,11 @@ export class ShadowStore {
     this.#excludesFile = excludesFile;
   }
 
+  /** Whether the store has a snapshot to start from (else the next one reads every file). */
+  get hasIndex(): boolean {
+    return existsSync(path.join(this.#place.gitDir, 'index'));
+  }
+
   /** Runs `work` after the store's earlier work. */
   #serial<T>(work: () => Promise<T>): Promise<T> {
     const next = this.#queue.then(work, work);
@@ -134,6 +139,12 @@ export class ShadowStore {
     } catch (err) {
       return { ok: false, reason: 'failed', message: `cannot make ${this.dir}: ${(err as Error).message}` };
     }
+    // The action removed the whole tree: the snapshot is an empty tree, and an undo makes it again.
+    if (!existsSync(this.tree)) {
+      const empty = await this.#git(['mktree']);
+      if (empty.code !== 0) return { ok: false, reason: empty.spawnError ? 'no-git' : 'failed', message: gitComplaint(empty) };
+      return { ok: true, tree: empty.stdout.toString('utf8').trim(), skipped: [] };
+    }
     const index = path.join(this.#place.gitDir, 'index');
     const known = indexEntries(index);
     // New and changed files, by the index's stat cache; the walk stops once the tree is too big.
@@ -141,6 +152,7 @@ export class ShadowStore {
     let atStart = true;
     const tooMany = () => known + untracked > limits.maxFiles;
     const listed = await this.#git(['ls-files', '-z', '-t', '--others', '--modified', '--exclude-standard'], {
+      inTree: true,
       onStdout: (chunk) => {
         for (const byte of chunk) {
           if (atStart && byte === 0x3f /* ? */) untracked++;
@@ -181,11 +193,11 @@ export class ShadowStore {
       } else add.push(file);
     }
     if (drop.length > 0) {
-      const r = await this.#git(['update-index', '--force-remove', '-z', '--stdin'], { input: nulList(drop) });
+      const r = await this.#git(['update-index', '--force-remove', '-z', '--stdin'], { input: nulList(drop), inTree: true });
       if (r.code !== 0) return { ok: false, reason: 'failed', message: gitComplaint(r) };
     }
     if (add.length > 0) {
-      const r = await this.#git(['update-index', '--add', '--remove', '--replace', '-z', '--stdin'], { input: nulList(add) });
+      const r = await this.#git(['update-index', '--add', '--remove', '--replace', '-z', '--stdin'], { input: nulList(add), inTree: true });
       if (r.code !== 0) return { ok: false, reason: 'failed', message: gitComplaint(r) };
     }
     const last = this.#lastTree(index);

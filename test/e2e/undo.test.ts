@@ -129,6 +129,17 @@ describe(':undo after CMD: lines', () => {
     }
   });
 
+  it('a command that removes the whole tree, its own directory: :undo makes it again', async () => {
+    plantFiles();
+    mkdirSync(path.join(h.cwd, 'src'));
+    writeFileSync(path.join(h.cwd, 'src', 'main.c'), 'int main(void) { return 0; }\n');
+    server.enqueue(textReply([`CMD: ${script('wipe.sh', `rm -rf '${h.cwd}'`)}\n`]));
+    const r = await runAish({ stdin: 'please clean up\n:undo\n', cwd: h.cwd, env: h.env });
+    expect(r.stderr).toMatch(/\[aish\] restored data\.txt, restored gone\.sh, restored notes\.txt, restored src\/main\.c\n/);
+    expect(read('src/main.c')).toBe('int main(void) { return 0; }\n');
+    expect(mode('gone.sh')).toBe(0o755);
+  });
+
   it('a file changed again after the action is kept and named; :undo --force puts it back too', async () => {
     writeFileSync(path.join(h.cwd, 'keep.txt'), 'keep before\n');
     writeFileSync(path.join(h.cwd, 'other.txt'), 'other before\n');

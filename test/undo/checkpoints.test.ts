@@ -23,7 +23,11 @@ function setup(config: Partial<typeof DEFAULTS> = {}) {
   const statuses: string[] = [];
   const env = { PATH: process.env.PATH, HOME: home };
   const undo = new Checkpoints({ config: { ...DEFAULTS, ...config }, stateDir: path.join(base, 'state'), env, status: (m) => statuses.push(m) });
-  const act = (work: () => void, command = 'act') => undo.around({ command, origin: 'cmd' }, tree, async () => work());
+  // As in a session, where the next line waits for it: the checkpoint is kept once `settled`.
+  const act = async (work: () => void, command = 'act') => {
+    await undo.around({ command, origin: 'cmd' }, tree, async () => work());
+    await undo.settled();
+  };
   const file = (name: string) => path.join(tree, name);
   const write = (name: string, text: string | Buffer) => {
     mkdirSync(path.dirname(file(name)), { recursive: true });
