@@ -134,6 +134,16 @@ export default defineConfig({
     unsandboxed: 'ask', // without a sandbox: 'ask' before every step, or 'allow' them
   },
 
+  // A checkpoint of the tree (the git work tree top, else the directory) before every approved
+  // CMD: line and Norris step; `:undo` puts the files back (docs/undo.md).
+  undo: {
+    enabled: true,
+    typed: false, // checkpoint the lines you type yourself too
+    keep: 50, // checkpoints kept per tree
+    max_files: 20000, // a tree with more files gets none
+    max_file_bytes: 10485760, // larger files are left out (10 MB)
+  },
+
   memory: {
     enabled: true, // inject remembered facts as [background]
     max_inject_chars: 2000,
