@@ -58,6 +58,9 @@ export const ABSENT = '000000';
 
 /** How many packs a store gathers before they are packed into one (each snapshot with changes adds one). */
 const MAX_PACKS = 16;
+/** How long a snapshot waits for another's index lock: 40 × 25 ms. */
+const LOCK_RETRIES = 40;
+const LOCK_RETRY_MS = 25;
 
 export class ShadowStore {
   readonly tree: string;
@@ -93,6 +96,15 @@ export class ShadowStore {
 
   #git(args: readonly string[], options?: Parameters<typeof runGit>[3]): Promise<GitResult> {
     return runGit(this.#place, this.#env, args, options);
+  }
+
+  /** git that writes the index: another aish snapshotting the same tree holds its lock a moment. */
+  async #gitWritingIndex(args: readonly string[], options: Parameters<typeof runGit>[3]): Promise<GitResult> {
+    for (let attempt = 0; ; attempt++) {
+      const result = await this.#git(args, options);
+      if (result.code === 0 || !result.stderr.includes('index.lock') || attempt >= LOCK_RETRIES) return result;
+      await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
+    }
   }
 
   /** Makes the store's folders and its git repository by hand (no `git init`: a process saved). */
@@ -193,11 +205,11 @@ export class ShadowStore {
       } else add.push(file);
     }
     if (drop.length > 0) {
-      const r = await this.#git(['update-index', '--force-remove', '-z', '--stdin'], { input: nulList(drop), inTree: true });
+      const r = await this.#gitWritingIndex(['update-index', '--force-remove', '-z', '--stdin'], { input: nulList(drop), inTree: true });
       if (r.code !== 0) return { ok: false, reason: 'failed', message: gitComplaint(r) };
     }
     if (add.length > 0) {
-      const r = await this.#git(['update-index', '--add', '--remove', '--replace', '-z', '--stdin'], { input: nulList(add), inTree: true });
+      const r = await this.#gitWritingIndex(['update-index', '--add', '--remove', '--replace', '-z', '--stdin'], { input: nulList(add), inTree: true });
       if (r.code !== 0) return { ok: false, reason: 'failed', message: gitComplaint(r) };
     }
     const last = this.#lastTree(index);

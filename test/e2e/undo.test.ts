@@ -279,6 +279,17 @@ describe('what checkpoints keep, and what they leave alone', () => {
   });
 });
 
+describe('names from outside', () => {
+  it('a file name with escape sequences is shown neutralised by :undo and :undo list', async () => {
+    server.enqueue(textReply([`CMD: ${script('evil.sh', "touch \"$(printf 'evil\\033[2J\\033]0;owned\\007.txt')\"")}\n`]));
+    const r = await runAish({ stdin: 'please make it\n:undo\n:undo list\n', cwd: h.cwd, env: h.env });
+    expect(r.stderr).toContain('[aish] removed evil');
+    // eslint-disable-next-line no-control-regex
+    expect(r.stdout + r.stderr).not.toMatch(/\x1b\[2J|\x1b\]0;|\x07/);
+    expect(readdirSync(h.cwd)).toEqual([]);
+  });
+});
+
 describe(':undo norris', () => {
   it('undoes every step of the last Norris run at once, and nothing before it', async () => {
     h.writeConfig(config({ norris: { sandbox: 'off', unsandboxed: 'allow' } }));

@@ -182,6 +182,19 @@ describe('the store', () => {
     expect(refs.trim().split('\n')).toHaveLength(6);
   });
 
+  it('two sessions on one tree each keep their checkpoints (git\'s index lock is waited for)', async () => {
+    const t = setup();
+    for (let i = 0; i < 300; i++) t.write(`d${i % 10}/f${i}.txt`, `${i}\n`);
+    const other = new Checkpoints({ config: DEFAULTS, stateDir: t.state, env: { PATH: process.env.PATH, HOME: t.home }, status: (m) => t.statuses.push(m) });
+    const step = (undo: Checkpoints, name: string) => undo.around({ command: name, origin: 'cmd' }, t.tree, async () => t.write(`${name}.txt`, name));
+    for (let round = 0; round < 3; round++) {
+      await Promise.all([step(t.undo, `a${round}`), step(other, `b${round}`)]);
+      await Promise.all([t.undo.settled(), other.settled()]);
+    }
+    expect(t.statuses).toEqual([]);
+    expect((await t.undo.list(t.tree)).records).toHaveLength(6);
+  });
+
   it('is private to its owner (0700), one per tree, under the state dir', async () => {
     const t = setup();
     await t.act(() => t.write('x.txt', 'x'));
