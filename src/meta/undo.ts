@@ -14,7 +14,7 @@ export const undoCommands: MetaCommand[] = [
   {
     name: 'undo',
     usage: '[--force] | list | norris [--force]',
-    summary: "put back the files the last command aish ran changed (list: the checkpoints; norris: the last Norris run's steps)",
+    summary: 'put back the files the last command aish ran changed (list: the checkpoints; norris: a whole Norris run)',
     complete: (prefix) => WORDS.filter((w) => w.startsWith(prefix)),
     async run(args, ctx) {
       const words = args.trim().split(/\s+/).filter(Boolean);
