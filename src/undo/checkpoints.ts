@@ -41,7 +41,7 @@ export interface UndoResult extends RestoreReport {
 export class Checkpoints {
   readonly #parts: CheckpointsParts;
   readonly #stores = new Map<string, ShadowStore>();
-  /** Trees already told they get no checkpoint. */
+  /** Trees told they get no checkpoint (too many files, the home folder): none this session. */
   readonly #told = new Set<string>();
   /** Why there are no checkpoints at all this session, once known. */
   #off: string | null = null;
@@ -161,6 +161,8 @@ export class Checkpoints {
       this.#turnOff('aish has no state directory (HOME or XDG_STATE_HOME)');
       return null;
     }
+    // Too big once this session: not counted again (a walk of max_files files before every command).
+    if (this.#told.has(tree)) return null;
     const home = this.#parts.env.HOME;
     if (home && tree === treeOf(home)) {
       this.#tellOnce(tree, `no checkpoint: ${tree} is the home folder`);
