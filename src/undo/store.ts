@@ -58,9 +58,11 @@ export const ABSENT = '000000';
 
 /** How many packs a store gathers before they are packed into one (each snapshot with changes adds one). */
 const MAX_PACKS = 16;
-/** How long a snapshot waits for another's index lock: 40 × 25 ms. */
-const LOCK_RETRIES = 40;
+/** How long a snapshot waits for another's index lock: 200 × 25 ms. */
+const LOCK_RETRIES = 200;
 const LOCK_RETRY_MS = 25;
+/** An index lock this old was left by a git that did not finish. */
+const STALE_LOCK_MS = 60_000;
 
 export class ShadowStore {
   readonly tree: string;
@@ -100,9 +102,16 @@ export class ShadowStore {
 
   /** git that writes the index: another aish snapshotting the same tree holds its lock a moment. */
   async #gitWritingIndex(args: readonly string[], options: Parameters<typeof runGit>[3]): Promise<GitResult> {
+    const lock = path.join(this.#place.gitDir, 'index.lock');
     for (let attempt = 0; ; attempt++) {
       const result = await this.#git(args, options);
       if (result.code === 0 || !result.stderr.includes('index.lock') || attempt >= LOCK_RETRIES) return result;
+      // Left by a git that was killed: only aish's own git writes this index, never for long.
+      try {
+        if (Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS) unlinkSync(lock);
+      } catch {
+        // Released meanwhile.
+      }
       await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
     }
   }
@@ -214,7 +223,7 @@ export class ShadowStore {
     }
     const last = this.#lastTree(index);
     if (last && add.length === 0 && drop.length === 0) return { ok: true, tree: last, skipped };
-    const written = await this.#git(['write-tree']);
+    const written = await this.#gitWritingIndex(['write-tree'], {});
     if (written.code !== 0) return { ok: false, reason: 'failed', message: gitComplaint(written) };
     const tree = written.stdout.toString('utf8').trim();
     this.#saveLastTree(index, tree);
