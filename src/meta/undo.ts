@@ -43,7 +43,7 @@ export const undoCommands: MetaCommand[] = [
 
 /** One line per checkpoint: when, how many files, what ran; `(undone)` after those undone. */
 export function listLines(records: readonly CheckpointRecord[], now: Date): string[] {
-  const rows = records.map((r) => [when(new Date(r.at), now), `${r.changed} file${r.changed === 1 ? '' : 's'}`, `${oneLine(r.label)}${r.undone ? '  (undone)' : ''}`] as const);
+  const rows = records.map((r) => [when(new Date(r.at), now), `${r.changed} file${r.changed === 1 ? '' : 's'}`, `${oneLine(r.label)}${r.undone ? (r.left?.length ? `  (undone, ${r.left.length} kept: :undo --force)` : '  (undone)') : ''}`] as const);
   const w0 = Math.max(...rows.map((r) => r[0].length));
   const w1 = Math.max(...rows.map((r) => r[1].length));
   return rows.map(([a, b, c]) => `  ${a.padEnd(w0)}  ${b.padEnd(w1)}  ${c}`);
