@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeHome, type AishHome } from '../support/aish-env.js';
+import { KEY, PtySession } from '../support/pty.js';
 import { ModelServer, textReply } from '../support/model-server.js';
 import { runAish, startAish } from '../support/run-aish.js';
 
@@ -276,6 +277,38 @@ describe('what checkpoints keep, and what they leave alone', () => {
     const r = await runAish({ stdin: 'rm mine.txt\n:undo\n', cwd: h.cwd, env: h.env });
     expect(r.stderr).toContain("[aish] undid 'rm mine.txt'");
     expect(read('mine.txt')).toBe('mine\n');
+  });
+});
+
+describe('on a terminal', () => {
+  it("the issue's command, answered y at the question: `rm -r build && sed -i s/a/b/ src/*.c`, then :undo", async () => {
+    h.writeConfig({ models: { fast: { endpoint: server.url, model: 'm' } } });
+    mkdirSync(path.join(h.cwd, 'build'));
+    writeFileSync(path.join(h.cwd, 'build', 'app.o'), 'object code\n');
+    mkdirSync(path.join(h.cwd, 'src'));
+    writeFileSync(path.join(h.cwd, 'src', 'one.c'), 'int a;\n');
+    writeFileSync(path.join(h.cwd, 'src', 'two.c'), 'char a;\n');
+    server.enqueue(textReply(['Cleaning.\nCMD: rm -r build && sed -i s/a/b/ src/*.c\n']));
+    const t = PtySession.start({ cwd: h.cwd, env: h.env });
+    try {
+      await t.waitFor('[aish:fast]> ');
+      t.line('please clean the build and rename a');
+      await t.waitFor(/execute 'rm -r build && sed -i s\/a\/b\/ src\/\*\.c'\? \[y\/N\/e/);
+      t.line('y');
+      await t.waitFor(/exit 0[\s\S]*\[aish:fast\]> /);
+      expect(existsSync(path.join(h.cwd, 'build'))).toBe(false);
+      expect(read('src/one.c')).toBe('int b;\n');
+      t.line(':undo');
+      await t.waitFor('restored build/app.o, restored src/one.c, restored src/two.c');
+      expect(read('build/app.o')).toBe('object code\n');
+      expect(read('src/one.c')).toBe('int a;\n');
+      expect(read('src/two.c')).toBe('char a;\n');
+      await t.waitFor(/restored[\s\S]*\[aish:fast\]> /);
+      t.write(KEY.ctrlD);
+      await t.exited;
+    } finally {
+      t.kill();
+    }
   });
 });
 
