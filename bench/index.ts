@@ -153,5 +153,6 @@ async function undoFigures(): Promise<void> {
   row(`CMD: true, checkpoints added, first, model ${u.modelMs} ms`, ms(u.firstSlowModel.on - u.firstSlowModel.off), `off ${ms(u.firstSlowModel.off)}, on ${ms(u.firstSlowModel.on)} (${of})`, '-', '<= 100 ms (first snapshot made while the model thinks)');
   row('CMD: true, checkpoints added, second time', ms(u.second.on - u.second.off), `off ${ms(u.second.off)}, on ${ms(u.second.on)} (${of})`, '-', '<= 30 ms (the stat cache: one walk)');
   row('checkpoint around nothing, in process, first', ms(u.inProcess.first), `(${of})`, '-', '- (both snapshots, a new store)');
-  row('checkpoint around nothing, in process, again', ms(u.inProcess.second), `(${of})`, '-', '- (both snapshots, unchanged tree)');
+  row('checkpoint, in process, again: before the command', ms(u.inProcess.secondBefore), `git ls-files walk ${ms(u.walkMs)} (${of})`, (u.inProcess.secondBefore / u.walkMs).toFixed(2), '- (what a command waits for: one walk)');
+  row('checkpoint, in process, again: both snapshots', ms(u.inProcess.second), `git ls-files walk ${ms(u.walkMs)} (${of})`, (u.inProcess.second / u.walkMs).toFixed(2), '- (the one after runs behind the prompt)');
 }

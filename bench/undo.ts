@@ -8,9 +8,10 @@
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Checkpoints } from '../src/undo/checkpoints.js';
+import { shadowEnv } from '../src/undo/shadow-git.js';
 import { benchHome } from './startup.js';
 import { median } from './stats.js';
 
@@ -25,8 +26,10 @@ export interface UndoFigures {
   /** The first time again, with a model that takes `modelMs` to answer (the first snapshot is made meanwhile). */
   firstSlowModel: { on: number; off: number };
   modelMs: number;
-  /** In process, ms: a checkpoint around nothing, on a new store and again. */
-  inProcess: { first: number; second: number };
+  /** In process, ms: a checkpoint around nothing, on a new store and again (both snapshots), and the part before the command (what it waits for). */
+  inProcess: { first: number; second: number; secondBefore: number };
+  /** One `git ls-files --others --modified` walk of the same tree against a full index, spawned from Node: the floor of a snapshot. */
+  walkMs: number;
 }
 
 /** A loopback model that answers each request with the next reply, and notes when each came and went. */
@@ -76,8 +79,8 @@ async function gaps(undo: boolean, files: number, delayMs = 0): Promise<[number,
   }
 }
 
-/** The snapshots alone: a checkpoint around nothing, on a new store and then again. */
-async function inProcess(files: number): Promise<[number, number]> {
+/** The snapshots alone: a checkpoint around nothing, on a new store and then again; and one bare walk of git. */
+async function inProcess(files: number): Promise<[number, number, number, number]> {
   const where = benchHome({});
   plantTree(where.cwd, files);
   const undo = new Checkpoints({
@@ -86,14 +89,28 @@ async function inProcess(files: number): Promise<[number, number]> {
     env: where.env,
     status: (m) => console.error(m),
   });
+  let before = 0;
   const once = async () => {
     const t0 = performance.now();
-    await undo.around({ command: 'true', origin: 'cmd' }, where.cwd, async () => {});
+    await undo.around({ command: 'true', origin: 'cmd' }, where.cwd, async () => void (before = performance.now() - t0));
     await undo.settled();
     return performance.now() - t0;
   };
   try {
-    return [await once(), await once()];
+    const first = await once();
+    const second = await once();
+    const secondBefore = before;
+    // The same walk the store's snapshot makes, without aish around it.
+    const store = path.join(where.env.XDG_STATE_HOME!, 'aish', 'undo');
+    const gitDir = path.join(store, readdirSync(store)[0]!, 'git');
+    const t0 = performance.now();
+    await new Promise<void>((resolve, reject) => {
+      const env = shadowEnv({ gitDir, workTree: where.cwd }, where.env, path.dirname(gitDir));
+      const child = spawn('git', ['ls-files', '-z', '-t', '--others', '--modified', '--exclude-standard'], { cwd: where.cwd, env, stdio: 'ignore' });
+      child.on('error', reject);
+      child.on('close', () => resolve());
+    });
+    return [first, second, performance.now() - t0, secondBefore];
   } finally {
     rmSync(path.dirname(where.cwd), { recursive: true, force: true });
   }
@@ -104,14 +121,16 @@ export async function benchUndo(rounds = 7, files = 5000, modelMs = 300): Promis
   const off: [number, number][] = [];
   const slowOn: [number, number][] = [];
   const slowOff: [number, number][] = [];
-  const local: [number, number][] = [];
+  const local: [number, number, number, number][] = [];
   for (let i = 0; i < rounds; i++) {
     // Interleaved, so a slow moment of the machine falls on every series alike.
+    // First, after a pause: the aish runs before it leave shells and servers ending behind them.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    local.push(await inProcess(files));
     on.push(await gaps(true, files));
     off.push(await gaps(false, files));
     slowOn.push(await gaps(true, files, modelMs));
     slowOff.push(await gaps(false, files, modelMs));
-    local.push(await inProcess(files));
   }
   return {
     files,
@@ -120,6 +139,7 @@ export async function benchUndo(rounds = 7, files = 5000, modelMs = 300): Promis
     second: { on: median(on.map((g) => g[1])), off: median(off.map((g) => g[1])) },
     firstSlowModel: { on: median(slowOn.map((g) => g[0])), off: median(slowOff.map((g) => g[0])) },
     modelMs,
-    inProcess: { first: median(local.map((g) => g[0])), second: median(local.map((g) => g[1])) },
+    inProcess: { first: median(local.map((g) => g[0])), second: median(local.map((g) => g[1])), secondBefore: median(local.map((g) => g[3])) },
+    walkMs: median(local.map((g) => g[2])),
   };
 }
