@@ -40,7 +40,8 @@ export interface UndoResult extends RestoreReport {
 
 export class Checkpoints {
   readonly #parts: CheckpointsParts;
-  readonly #stores = new Map<string, ShadowStore>();
+  /** One store per tree, made once (a promise, so two callers at once share it). */
+  readonly #stores = new Map<string, Promise<ShadowStore>>();
   /** Trees told they get no checkpoint (too many files, the home folder): none this session. */
   readonly #told = new Set<string>();
   /** Why there are no checkpoints at all this session, once known. */
@@ -133,7 +134,7 @@ export class Checkpoints {
   /** Resolves once every store's background work is done (tests, the bench). */
   async idle(): Promise<void> {
     await this.#after;
-    await Promise.all([...this.#stores.values()].map((s) => s.idle()));
+    await Promise.all([...this.#stores.values()].map(async (s) => (await s).idle()));
   }
 
   async #storeFor(cwd: string): Promise<ShadowStore> {
@@ -144,11 +145,11 @@ export class Checkpoints {
     return this.#store(treeOf(cwd));
   }
 
-  async #store(tree: string): Promise<ShadowStore> {
+  #store(tree: string): Promise<ShadowStore> {
     let store = this.#stores.get(tree);
     if (!store) {
       this.#excludes ??= personalExcludesFile(this.#parts.env);
-      store = new ShadowStore(storeDirOf(path.join(this.#parts.stateDir!, 'undo'), tree), tree, this.#parts.env, await this.#excludes);
+      store = this.#excludes.then((excludes) => new ShadowStore(storeDirOf(path.join(this.#parts.stateDir!, 'undo'), tree), tree, this.#parts.env, excludes));
       this.#stores.set(tree, store);
     }
     return store;
