@@ -71,7 +71,8 @@ function report(result: UndoResult, force: boolean, ctx: MetaContext): void {
   if (done.length === 0 && kept.size === 0) ctx.render.status('nothing to put back: the files are as they were before');
   if (!force && [...kept.values()].includes(CHANGED_SINCE)) ctx.render.status(':undo --force puts back what changed since too');
   const what = [...done, ...[...kept].map(([file, why]) => `kept ${file} (${why})`)].join(', ') || 'no file needed putting back';
-  ctx.core.pending.note(`[aish] the user undid ${labels} with :undo: ${what}`);
+  // One line: a file name may hold a newline or other control characters.
+  ctx.core.pending.note(`[aish] the user undid ${labels} with :undo: ${what}`.replace(/[\x00-\x1f\x7f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
 }
 
 function oneLine(text: string): string {

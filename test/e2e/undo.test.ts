@@ -313,13 +313,15 @@ describe('on a terminal', () => {
 });
 
 describe('names from outside', () => {
-  it('a file name with escape sequences is shown neutralised by :undo and :undo list', async () => {
-    server.enqueue(textReply([`CMD: ${script('evil.sh', "touch \"$(printf 'evil\\033[2J\\033]0;owned\\007.txt')\"")}\n`]));
-    const r = await runAish({ stdin: 'please make it\n:undo\n:undo list\n', cwd: h.cwd, env: h.env });
+  it('a file name with escape sequences or a newline is shown neutralised by :undo and :undo list, and told the model on one line', async () => {
+    server.enqueue(textReply([`CMD: ${script('evil.sh', "touch \"$(printf 'evil\\033[2J\\033]0;owned\\007.txt')\" \"$(printf 'two\\nlines.txt')\"")}\n`]), textReply(['ok']));
+    const r = await runAish({ stdin: 'please make it\n:undo\n:undo list\nand now?\n', cwd: h.cwd, env: h.env });
     expect(r.stderr).toContain('[aish] removed evil');
     // eslint-disable-next-line no-control-regex
     expect(r.stdout + r.stderr).not.toMatch(/\x1b\[2J|\x1b\]0;|\x07/);
     expect(readdirSync(h.cwd)).toEqual([]);
+    const note = server.requests[1]!.body.messages.at(-1).content as string;
+    expect(note).toMatch(/^\[aish\] the user undid '\.\.\/evil\.sh' with :undo: removed evil\\x1b\[2J\\x1b\]0;owned\\x07\.txt, removed two\\x0alines\.txt\n\nand now\?$/);
   });
 });
 
