@@ -145,7 +145,14 @@ export default defineConfig({
     preview: false, // run each step in a preview first; HALT when it would delete or change a file that existed
   },
 
+  // A checkpoint of the tree (the git work tree top, else the directory) before every approved
+  // CMD: line and Norris step; `:undo` puts the files back (docs/undo.md).
   undo: {
+    enabled: true,
+    typed: false, // checkpoint the lines you type yourself too
+    keep: 50, // checkpoints kept per tree
+    max_files: 20000, // a tree with more files gets none
+    max_file_bytes: 10485760, // larger files are left out (10 MB)
     // `p` at `execute '<cmd>'? [y/N/e/p]` runs the command in a throwaway copy (Linux) and lists
     // what it would change; past this it is stopped.
     preview_timeout_ms: 10000,

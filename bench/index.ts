@@ -1,7 +1,7 @@
 // `npm run bench`: every benchmark, each printing its figure, the baseline measured in the same run
 // and the ratio, with the target of issue 17 and docs/performance.md. Figures, not assertions:
 // these machines are shared and noisy. `npm run bench -- startup stream` runs only those groups
-// (startup, shell, stream, inprocess, mcp, resume, cap, redact, preview).
+// (startup, shell, stream, inprocess, mcp, resume, cap, redact, preview, undo).
 
 import { fixtureStdio } from '../test/support/mcp-servers.js';
 import { benchStartup } from './startup.js';
@@ -58,6 +58,8 @@ if (want('preview')) {
   if (typeof figures === 'string') console.log(figures);
   else for (const f of figures) row(f.name, ms(f.ms), `the same in the Norris box ${ms(f.baselineMs)} (median)`, (f.ms / f.baselineMs).toFixed(2), '- (docs/preview.md)');
 }
+
+if (want('undo')) await undoFigures();
 
 async function replyCapFigures(): Promise<void> {
   const { benchReplyCap } = await import('./reply-cap.js');
@@ -179,4 +181,16 @@ async function redactFigures(): Promise<void> {
   row(`redact ${mb} output, names + shapes`, ms(r.oneMs), `names only (before) ${ms(r.envOnlyMs)}`, (r.oneMs / r.envOnlyMs).toFixed(2), `- (${r.secretsFound} secrets found; JSON.stringify of it ${ms(r.stringifyMs)}, a UTF-8 copy ${ms(r.copyMs)})`);
   row(`redact ${mb} output as a request body`, ms(r.oneJsonMs), `names only (before) ${ms(r.envOnlyJsonMs)}`, (r.oneJsonMs / r.envOnlyJsonMs).toFixed(2), '- (once per request while the output is in the context)');
   row('first redaction: shape rules loaded + first scan', ms(r.firstUseMs), `(fresh process, code cache; median of 11)`, '-', '- (once per session, at the first text redacted)');
+}
+
+async function undoFigures(): Promise<void> {
+  const { benchUndo } = await import('./undo.js');
+  const u = await benchUndo();
+  const of = `${u.files} files, median of ${u.rounds}`;
+  row('CMD: true, checkpoints added, first time', ms(u.first.on - u.first.off), `off ${ms(u.first.off)}, on ${ms(u.first.on)} (${of})`, '-', '<= 100 ms (a new store, a model answering at once)');
+  row(`CMD: true, checkpoints added, first, model ${u.modelMs} ms`, ms(u.firstSlowModel.on - u.firstSlowModel.off), `off ${ms(u.firstSlowModel.off)}, on ${ms(u.firstSlowModel.on)} (${of})`, '-', '<= 100 ms (first snapshot made while the model thinks)');
+  row('CMD: true, checkpoints added, second time', ms(u.second.on - u.second.off), `off ${ms(u.second.off)}, on ${ms(u.second.on)} (${of})`, '-', '<= 30 ms (the stat cache: one walk)');
+  row('checkpoint around nothing, in process, first', ms(u.inProcess.first), `(${of})`, '-', '- (both snapshots, a new store)');
+  row('checkpoint, in process, again: before the command', ms(u.inProcess.secondBefore), `git ls-files walk ${ms(u.walkMs)} (${of})`, (u.inProcess.secondBefore / u.walkMs).toFixed(2), '- (what a command waits for: one walk)');
+  row('checkpoint, in process, again: both snapshots', ms(u.inProcess.second), `git ls-files walk ${ms(u.walkMs)} (${of})`, (u.inProcess.second / u.walkMs).toFixed(2), '- (the one after runs behind the prompt)');
 }

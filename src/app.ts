@@ -28,6 +28,7 @@ import { promptCommands } from './meta/prompt.js';
 import { routeCommands } from './meta/route.js';
 import { sessionCommands } from './meta/session.js';
 import { trustCommands } from './meta/trust.js';
+import { undoCommands } from './meta/undo.js';
 import { NorrisBox } from './norris/box.js';
 import { NorrisMode } from './norris/mode.js';
 import { Previewer } from './preview/previewer.js';
@@ -53,6 +54,7 @@ import { enabledBuiltins } from './config/defaults.js';
 import { serverRequests } from './tools/server-requests.js';
 import { SessionTools } from './tools/session-tools.js';
 import { TurnCore } from './turn/core.js';
+import { Checkpoints } from './undo/checkpoints.js';
 import { presetModels, startingModel } from './turn/model-client.js';
 
 /** How long a server's sampling request may keep the model busy. */
@@ -171,13 +173,15 @@ export function createApp(opts: AppOptions): Repl {
     maxTools: config.mcp.max_tools,
     groups: config.mcp.groups,
   });
+  // Every approved CMD: line and Norris step runs between two snapshots of its tree (`:undo`).
+  const undo = new Checkpoints({ config: config.undo, stateDir: opts.stateDir, env, status });
   const core = new TurnCore({
     config,
     models,
     pending,
     tools: tools.host,
     gate,
-    commands: shell,
+    commands: { run: (command, signal) => undo.around({ command, origin: 'cmd' }, shell.cwd, () => shell.run(command, signal)) },
     recorder: sessions,
     background: () => (config.memory.enabled ? memory.inject(config.memory.max_inject_chars) || null : null),
     project: () => project.block(shell.cwd),
@@ -191,6 +195,7 @@ export function createApp(opts: AppOptions): Repl {
     core,
     commands: { run: (command, signal) => hold(() => shell.run(command, signal)) },
     box: { availability: () => box.availability(), run: (command, start, signal) => hold(() => box.run(command, start, signal)) },
+    checkpoint: undo.around,
     cwd: () => shell.cwd,
     gate,
     status,
@@ -202,7 +207,7 @@ export function createApp(opts: AppOptions): Repl {
     config,
     env,
     render,
-    commands: [...coreCommands, ...sessionCommands, ...mcpCommands, ...toolsCommands, ...routeCommands, ...norrisCommands, ...memoryCommands, ...permsCommands, ...projectCommands, ...promptCommands, ...editCommands, ...copyCommands, ...trustCommands({ storeFile: trustFileOf(opts.stateDir), askKey })],
+    commands: [...coreCommands, ...sessionCommands, ...mcpCommands, ...toolsCommands, ...routeCommands, ...norrisCommands, ...memoryCommands, ...permsCommands, ...projectCommands, ...promptCommands, ...undoCommands, ...editCommands, ...copyCommands, ...trustCommands({ storeFile: trustFileOf(opts.stateDir), askKey })],
     core,
     sessions,
     shell,
@@ -210,6 +215,7 @@ export function createApp(opts: AppOptions): Repl {
     tools,
     memory,
     norris,
+    undo,
     gate,
     project,
     prompts: new SavedPrompts(opts.dataDir, redact),

@@ -37,6 +37,8 @@ const LAYERS: Record<string, readonly string[]> = {
   // Writes a file only its owner may read, whole (temp file, then rename).
   'private-file': [],
   config: ['errors', 'is-record', 'private-file'],
+  // Checkpoints of a tree in a shadow git repository, and putting its files back (`:undo`).
+  undo: ['config', 'errors', 'private-file'],
   cli: ['errors'],
   // The broker knows nothing of MCP, tools, turns or rendering.
   broker: ['config', 'errors', 'is-record', 'text-buffer'],
@@ -58,21 +60,21 @@ const LAYERS: Record<string, readonly string[]> = {
   // Tool hosts: the MCP registry (and later built-ins) seen as the turn core's ToolHost.
   tools: ['broker', 'mcp', 'safety', 'turn', 'tool-call'],
   // The autonomous loop; its sandbox finds the step's work tree through project/.
-  norris: ['broker', 'cmd-contract', 'config', 'errors', 'find-on-path', 'project', 'safety', 'tool-call', 'turn'],
+  norris: ['broker', 'cmd-contract', 'config', 'errors', 'find-on-path', 'project', 'safety', 'tool-call', 'turn', 'undo'],
   // A command in a throwaway copy-on-write view (user and mount namespaces, overlays, the box's bwrap).
   preview: ['find-on-path', 'norris', 'project', 'shell'],
   // Everything a person sees; it draws the events of the layers below and produces none.
   render: ['cmd-contract', 'io', 'preview', 'shell', 'text-buffer', 'tool-call', 'turn'],
   // Project trust: the question about a project config, at start-up and for :trust.
   trust: ['config', 'errors', 'render'],
-  meta: ['clipboard', 'config', 'errors', 'history', 'line-router', 'mcp', 'memory', 'model-routing', 'norris', 'project', 'render', 'safety', 'shell', 'trust', 'turn'],
-  repl: ['broker', 'config', 'errors', 'history', 'io', 'line-router', 'mcp', 'memory', 'meta', 'norris', 'project', 'render', 'safety', 'shell', 'turn'],
+  meta: ['clipboard', 'config', 'errors', 'history', 'line-router', 'mcp', 'memory', 'model-routing', 'norris', 'project', 'render', 'safety', 'shell', 'trust', 'turn', 'undo'],
+  repl: ['broker', 'config', 'errors', 'history', 'io', 'line-router', 'mcp', 'memory', 'meta', 'norris', 'project', 'render', 'safety', 'shell', 'turn', 'undo'],
   // What runs before the program is loaded: the config, the first prompt (or the first input).
   front: ['cli', 'config', 'errors', 'io', 'render', 'repl', 'safety'],
   // How aish ends (signals, lost streams, the exit), from the start-up file on.
   shutdown: ['errors'],
   'one-shot': ['broker', 'cmd-contract', 'config', 'context', 'errors', 'history', 'io', 'mcp', 'project', 'render', 'safety', 'secret-rules', 'shell', 'tools', 'turn'],
-  app: ['config', 'context', 'errors', 'history', 'io', 'mcp', 'memory', 'meta', 'norris', 'preview', 'project', 'render', 'repl', 'safety', 'secret-rules', 'shell', 'tools', 'turn'],
+  app: ['config', 'context', 'errors', 'history', 'io', 'mcp', 'memory', 'meta', 'norris', 'preview', 'project', 'render', 'repl', 'safety', 'secret-rules', 'shell', 'tools', 'turn', 'undo'],
   main: ['app', 'cli', 'config', 'errors', 'front', 'history', 'io', 'mcp', 'one-shot', 'render', 'shutdown', 'trust'],
   // The second start-up file: V8 flags, shutdown, the front, then main.ts.
   start: ['cli', 'code-cache', 'errors', 'fd-write', 'front', 'main', 'shutdown', 'v8-flags'],

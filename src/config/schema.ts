@@ -191,13 +191,23 @@ export const rawConfigSchema = strict({
     /** Each step runs in a preview first; one that would delete or change a file that existed HALTs. */
     preview: optional(v.boolean(), false),
   }),
-  undo: section({
-    /** How long a preview (`p` at `execute …?`) may run before it is stopped. */
-    preview_timeout_ms: optional(positiveInt, 10_000),
-  }),
   memory: section({
     enabled: optional(v.boolean(), true),
     max_inject_chars: optional(positiveInt, 2000),
+  }),
+  // Checkpoints before aish runs something for you, and :undo (docs/undo.md).
+  undo: section({
+    enabled: optional(v.boolean(), true),
+    // Checkpoints before the lines you type yourself too, not only CMD: lines and Norris steps.
+    typed: optional(v.boolean(), false),
+    // Checkpoints kept per tree; older ones are pruned.
+    keep: optional(positiveInt, 50),
+    // A tree with more files gets no checkpoint.
+    max_files: optional(positiveInt, 20_000),
+    // Files larger than this are left out of checkpoints.
+    max_file_bytes: optional(positiveInt, 10 * 1024 * 1024),
+    /** How long a preview (`p` at `execute …?`) may run before it is stopped. */
+    preview_timeout_ms: optional(positiveInt, 10_000),
   }),
   ui: section({
     show_stats: optional(v.boolean(), false),

@@ -12,6 +12,7 @@ import type { ApprovalGate } from '../safety/gate.js';
 import type { ShellRunner } from '../shell/shell-runner.js';
 import type { TurnCore } from '../turn/core.js';
 import type { ToolControls } from '../turn/types.js';
+import type { Checkpoints } from '../undo/checkpoints.js';
 
 /** What meta commands can see and do: the session's parts, and a few actions of the REPL. */
 export interface MetaContext {
@@ -31,6 +32,8 @@ export interface MetaContext {
   /** Long-term memory (memory.jsonl). */
   readonly memory: MemoryStore;
   readonly norris: NorrisMode;
+  /** Checkpoints of the trees aish ran commands in, and `:undo`. */
+  readonly undo: Checkpoints;
   /** The one approval gate (`:perms check`). */
   readonly gate: ApprovalGate;
   /** The preset user lines go to. */

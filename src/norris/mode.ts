@@ -7,6 +7,7 @@ import type { Config } from '../config/schema.js';
 import { UsageError } from '../errors.js';
 import type { ApprovalGate } from '../safety/gate.js';
 import type { CommandRunner, TurnCore } from '../turn/core.js';
+import type { Checkpointer } from '../undo/checkpoints.js';
 import type { BoxAvailability } from './box.js';
 import { runNorris, type NorrisEnd, type NorrisHost, type StepPreview } from './run.js';
 import { createSecondOpinion } from './second-opinion.js';
@@ -21,6 +22,8 @@ export interface NorrisModeParts {
     availability(): Promise<BoxAvailability>;
     run(command: string, start: string, signal: AbortSignal): Promise<void>;
   };
+  /** Takes a checkpoint of the step's tree around each step (`:undo norris`). */
+  checkpoint: Checkpointer;
   /** The session shell's directory now: where a run starts. */
   cwd: () => string;
   /** The one approval gate (HALT asks through it; with nobody to ask it aborts). */
@@ -57,6 +60,8 @@ export class NorrisMode {
     this.#running = true;
     try {
       const start = this.#parts.cwd();
+      // Names this run's checkpoints, so `:undo norris` finds all its steps.
+      const run = `${new Date().toISOString()}-${Math.random().toString(36).slice(2, 8)}`;
       const availability = await box.availability();
       const where = availability.available ? 'boxed' : config.norris.unsandboxed;
       if (!availability.available) {
@@ -68,7 +73,10 @@ export class NorrisMode {
         goal,
         {
           request: (content, gate, norrisSuffix, s) => core.request(content, model, s, { gate, maxDepth: 1, norrisSuffix }),
-          runCommand: (command, s) => (where === 'boxed' ? box.run(command, start, s) : commands.run(command, s)),
+          runCommand: (command, s, step) =>
+            this.#parts.checkpoint({ command, origin: 'norris', norris: { run, step } }, this.#parts.cwd(), () =>
+              where === 'boxed' ? box.run(command, start, s) : commands.run(command, s),
+            ),
           box: where,
           boxRules: BOX_RULES(config.norris.network),
           note: (text) => core.pending.note(text),

@@ -27,8 +27,8 @@ export type StepPreview =
 export interface NorrisHost {
   /** One model round trip (tool calls included, depth 1); null content continues after tools. */
   request(content: string | null, gate: ToolGate, norrisSuffix: string, signal: AbortSignal): Promise<RequestResult>;
-  /** Runs a command exactly as a typed shell line; its output goes to the pending buffer. */
-  runCommand(command: string, signal: AbortSignal): Promise<void>;
+  /** Runs a command exactly as a typed shell line (step `step` of the run); its output goes to the pending buffer. */
+  runCommand(command: string, signal: AbortSignal, step: number): Promise<void>;
   /** Adds a note for the model to the pending output. */
   note(text: string): void;
   /** The one approval gate: the policy decides, HALT asks (nobody to ask: abort). */
@@ -168,7 +168,7 @@ export async function runNorris(goal: string, host: NorrisHost, signal: AbortSig
           }
         }
         skipsInRow = 0;
-        await host.runCommand(command, signal);
+        await host.runCommand(command, signal, step);
         for (const file of created) made.add(file);
         ranCommands = true;
       }

@@ -32,6 +32,7 @@ import type { ApprovalGate } from '../safety/gate.js';
 import type { ShellRunner } from '../shell/shell-runner.js';
 import type { TurnCore } from '../turn/core.js';
 import type { ToolControls } from '../turn/types.js';
+import type { Checkpoints } from '../undo/checkpoints.js';
 import { ShellCompleter, completePath, shellCandidates } from './completion.js';
 import { composeInEditor } from './editor.js';
 import { appendInputHistory, loadInputHistory } from './input-history.js';
@@ -56,6 +57,8 @@ export interface ReplParts {
   tools: ToolControls;
   memory: MemoryStore;
   norris: NorrisMode;
+  /** Checkpoints around actions, and `:undo`. */
+  undo: Checkpoints;
   gate: ApprovalGate;
   /** The `[project]` block of the current directory (`:tree`). */
   project: ProjectContext;
@@ -87,6 +90,7 @@ export class Repl implements MetaContext {
   readonly tools: ToolControls;
   readonly memory: MemoryStore;
   readonly norris: NorrisMode;
+  readonly undo: Checkpoints;
   readonly gate: ApprovalGate;
   readonly prompts: SavedPrompts;
   activeModel: string;
@@ -122,6 +126,7 @@ export class Repl implements MetaContext {
     this.tools = parts.tools;
     this.memory = parts.memory;
     this.norris = parts.norris;
+    this.undo = parts.undo;
     this.gate = parts.gate;
     this.prompts = parts.prompts;
     this.activeModel = parts.model;
@@ -154,6 +159,8 @@ export class Repl implements MetaContext {
       }
     } finally {
       this.#reader.close();
+      // The last command's checkpoint is still being written.
+      await this.undo.settled();
       const shellClosed = this.shell.close();
       this.sessions.close();
       await this.#mcpStart?.stop();
@@ -311,7 +318,8 @@ export class Repl implements MetaContext {
   async #runShellLine(line: string, knownCommand: boolean, signal: AbortSignal): Promise<void> {
     const started = Date.now();
     const before = this.core.pending.text;
-    await this.shell.run(line, signal);
+    // With `undo.typed`, a typed line gets a checkpoint too.
+    await this.undo.around({ command: line, origin: 'typed' }, this.shell.cwd, () => this.shell.run(line, signal));
     if (!this.#io.isTTY || !knownCommand || signal.aborted) return;
     if (!misfiredProse(line, this.shell.lastStatus, Date.now() - started)) return;
     const answer = await this.askKey(plainQuestion('ask the model instead? [Y/n] ', 'yn', 'y'));
@@ -326,6 +334,7 @@ export class Repl implements MetaContext {
    */
   async runNorris(goal: string, signal: AbortSignal): Promise<void> {
     const stop = this.#reader?.listen((line) => this.#duringNorris(line)) ?? (() => {});
+    this.undo.prepare(this.shell.cwd);
     try {
       await this.norris.run(goal, this.activeModel, signal);
     } finally {
@@ -395,6 +404,8 @@ export class Repl implements MetaContext {
     for (const note of attached.notes) this.render.status(note);
     this.#lastQuestion = text;
     this.#turn++;
+    // The model may propose a command: the tree's first snapshot is made while it thinks.
+    this.undo.prepare(this.shell.cwd);
     await this.core.ask(attached.text, this.activeModel, signal);
   }
 

@@ -1,0 +1,76 @@
+// Which tree a checkpoint covers: the top of the git work tree a directory is in, else the
+// directory itself; and where its shadow store lives under aish's state dir. Looks for `.git`
+// upward itself (a directory, or a file as in a linked work tree or a submodule), so finding the
+// tree starts no program and reads nothing of the person's repository.
+
+import { lstatSync, readFileSync, realpathSync } from 'node:fs';
+import path from 'node:path';
+
+/** The real path of the tree a checkpoint taken in `cwd` covers. */
+export function treeOf(cwd: string): string {
+  let dir: string;
+  try {
+    dir = realpathSync(cwd);
+  } catch {
+    dir = path.resolve(cwd);
+  }
+  for (let at = dir; ; at = path.dirname(at)) {
+    if (exists(path.join(at, '.git'))) return at;
+    if (path.dirname(at) === at) return dir;
+  }
+}
+
+/**
+ * The person's `info/exclude` for the tree (ignore rules kept in the repository, not in a
+ * `.gitignore`), or null: `.git/info/exclude`, or through a `.git` file's `gitdir:` and its
+ * `commondir`.
+ */
+export function repositoryExcludeFile(tree: string): string | null {
+  const dotGit = path.join(tree, '.git');
+  try {
+    if (lstatSync(dotGit).isDirectory()) return path.join(dotGit, 'info', 'exclude');
+    const gitDir = /^gitdir: (.+)$/m.exec(readFileSync(dotGit, 'utf8'))?.[1]?.trim();
+    if (!gitDir) return null;
+    const dir = path.resolve(tree, gitDir);
+    let common = dir;
+    try {
+      common = path.resolve(dir, readFileSync(path.join(dir, 'commondir'), 'utf8').trim());
+    } catch {
+      // Not a linked work tree: its own git dir holds info/.
+    }
+    return path.join(common, 'info', 'exclude');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The folder of the tree's store under `root`: its name and a hash of its path, readable in a
+ * listing and distinct per tree.
+ */
+export function storeDirOf(root: string, tree: string): string {
+  const name = (path.basename(tree) || 'root').replace(/[^\w.-]/g, '_').slice(0, 40);
+  return path.join(root, `${name}-${hash64(tree)}`);
+}
+
+/** FNV-1a, twice with different offsets: 16 hex digits (node:crypto costs start-up time). */
+function hash64(text: string): string {
+  const fnv = (seed: number) => {
+    let h = seed >>> 0;
+    for (let i = 0; i < text.length; i++) {
+      h ^= text.charCodeAt(i);
+      h = Math.imul(h, 0x01000193) >>> 0;
+    }
+    return h.toString(16).padStart(8, '0');
+  };
+  return fnv(0x811c9dc5) + fnv(0x01000193 ^ 0x5bd1e995);
+}
+
+function exists(p: string): boolean {
+  try {
+    lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
