@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Checkpoints } from '../src/undo/checkpoints.js';
 import { shadowEnv } from '../src/undo/shadow-git.js';
@@ -51,11 +51,21 @@ async function timedModel(replies: string[], delayMs: number) {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, arrived, answered, close: () => server.close() };
 }
 
+/**
+ * A tree of `files` small files, last written an hour ago as a working tree's files are: written
+ * in the second the store's index is, every one would be "racily clean" to git, whose walk then
+ * reads each file's content again instead of trusting its stat.
+ */
 function plantTree(dir: string, files: number): void {
   const perDir = 100;
+  const anHourAgo = new Date(Date.now() - 3_600_000);
   for (let d = 0; d < files / perDir; d++) {
     mkdirSync(path.join(dir, `d${d}`), { recursive: true });
-    for (let f = 0; f < perDir; f++) writeFileSync(path.join(dir, `d${d}`, `f${f}.txt`), `file ${d} ${f}\n`);
+    for (let f = 0; f < perDir; f++) {
+      const file = path.join(dir, `d${d}`, `f${f}.txt`);
+      writeFileSync(file, `file ${d} ${f}\n`);
+      utimesSync(file, anHourAgo, anHourAgo);
+    }
   }
 }
 
