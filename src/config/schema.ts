@@ -28,7 +28,14 @@ const optional = v.optional;
  * the rest of the keys must be `never`. Typed as the strict object it checks.
  */
 const strict = <E extends v.ObjectEntries>(entries: E) =>
-  v.objectWithRest(entries, v.never('unknown key')) as unknown as v.StrictObjectSchema<E, undefined>;
+  v.pipe(
+    // valibot's object schemas take an array as an object (`"mcp": []` would pass as no keys).
+    v.custom<Record<string, unknown>>(
+      (input) => typeof input === 'object' && input !== null && !Array.isArray(input),
+      (issue) => `expected object, received ${kindOf(issue.input)}`,
+    ),
+    v.objectWithRest(entries, v.never('unknown key')),
+  ) as unknown as v.StrictObjectSchema<E, undefined>;
 /** A section of the config: absent means every key takes its default. */
 const section = <E extends v.ObjectEntries>(entries: E) => {
   const object = strict(entries);

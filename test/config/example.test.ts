@@ -15,7 +15,7 @@ const example = readFileSync(path.join(ROOT, 'config.example.ts'), 'utf8');
 /** Every key of a valibot object schema, nested ones dotted, looking through optional and pipe. */
 function keysOf(schema: unknown, prefix = ''): string[] {
   let s = schema as { wrapped?: unknown; pipe?: unknown[]; entries?: Record<string, unknown> } | undefined;
-  while (s?.wrapped || s?.pipe) s = (s.wrapped ?? s.pipe![0]) as typeof s;
+  while (s?.wrapped || s?.pipe) s = (s.wrapped ?? s.pipe!.find((item) => (item as typeof s)?.entries) ?? s.pipe![0]) as typeof s;
   if (!s?.entries) return [];
   return Object.entries(s.entries).flatMap(([key, child]) => [`${prefix}${key}`, ...keysOf(child, `${prefix}${key}.`)]);
 }

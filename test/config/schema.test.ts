@@ -157,6 +157,14 @@ describe('the messages of every kind of problem', () => {
     });
   });
 
+  it('takes no array for an object of keys (valibot alone would read [] as an object with none)', () => {
+    expect(issuesOf({ mcp: [], shell: [1], models: { fast: [] } })).toEqual({
+      mcp: 'expected object, received array',
+      shell: 'expected object, received array',
+      'models.fast': 'expected object, received array',
+    });
+  });
+
   it('says a type mismatch as "expected X, received Y", and a bad choice as the choices', () => {
     expect(
       issuesOf({
