@@ -270,6 +270,18 @@ function defaultMessage(issue: v.BaseIssue<unknown>): string {
   return `expected ${expected}, received ${kindOf(issue.input)}`;
 }
 
+/** Keys valibot passes over without a word, as they could pollute a prototype. */
+const PASSED_OVER_KEYS = new Set(['__proto__', 'prototype', 'constructor']);
+
+/** Each such key anywhere in the data, as an unknown key (a preset or server named so included). */
+function passedOverKeys(data: unknown, path: string[] = []): ConfigIssue[] {
+  if (typeof data !== 'object' || data === null) return [];
+  return Object.keys(data).flatMap((key) => [
+    ...(PASSED_OVER_KEYS.has(key) && !Array.isArray(data) ? [{ path: [...path, key].join('.'), message: 'unknown key' }] : []),
+    ...passedOverKeys((data as Record<string, unknown>)[key], [...path, key]),
+  ]);
+}
+
 /** Turns valibot issues into `path: message` lines: a key that is missing is "required". */
 export function toConfigIssues(issues: readonly v.BaseIssue<unknown>[]): ConfigIssue[] {
   return issues.map((issue) => {
@@ -289,7 +301,9 @@ export function resolveConfig(
   builtinModels: Record<string, ModelConfig>,
 ): { ok: true; config: Config } | { ok: false; issues: ConfigIssue[] } {
   const parsed = v.safeParse(rawConfigSchema, data ?? {}, { message: defaultMessage });
-  if (!parsed.success) return { ok: false, issues: toConfigIssues(parsed.issues) };
+  const passedOver = passedOverKeys(data ?? {});
+  if (!parsed.success) return { ok: false, issues: [...toConfigIssues(parsed.issues), ...passedOver] };
+  if (passedOver.length > 0) return { ok: false, issues: passedOver };
   const raw = parsed.output;
   const models = raw.models && Object.keys(raw.models).length > 0 ? raw.models : builtinModels;
   const names = Object.keys(models);

@@ -165,6 +165,14 @@ describe('the messages of every kind of problem', () => {
     });
   });
 
+  it('names keys valibot would pass over (constructor, __proto__, prototype) as unknown', () => {
+    expect(issuesOf(JSON.parse('{"constructor": 1, "shell": {"__proto__": {"x": 1}, "prototype": 2}}'))).toEqual({
+      constructor: 'unknown key',
+      'shell.__proto__': 'unknown key',
+      'shell.prototype': 'unknown key',
+    });
+  });
+
   it('says a type mismatch as "expected X, received Y", and a bad choice as the choices', () => {
     expect(
       issuesOf({
