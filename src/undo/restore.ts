@@ -4,7 +4,8 @@
 // on disk, never through a symlink: a path whose parent is no longer a real directory of the tree
 // is kept, so a command that swapped a folder for a link cannot steer an undo outside the tree.
 
-import { chmodSync, lstatSync, mkdirSync, rmdirSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, lstatSync, mkdirSync, renameSync, rmdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ABSENT, type TreeChange } from './store.js';
 
@@ -141,10 +142,19 @@ function writeFile(abs: string, mode: string, content: Buffer): void {
   if (st && !st.isFile()) {
     unlinkSync(abs);
   } else if (st) {
-    writeFileSync(abs, content);
     const perm = st.mode & 0o7777;
-    if (executable && (perm & 0o111) === 0) chmodSync(abs, perm | ((perm & 0o444) >> 2));
-    if (!executable && (perm & 0o111) !== 0) chmodSync(abs, perm & ~0o111);
+    const kept = executable && (perm & 0o111) === 0 ? perm | ((perm & 0o444) >> 2) : !executable && (perm & 0o111) !== 0 ? perm & ~0o111 : perm;
+    // A new file renamed over the old one, never a write into it: the action may have made the
+    // path a hard link to a file outside the tree (`ln ~/.bashrc notes`), which must not change.
+    const temp = path.join(path.dirname(abs), `.aish-undo-${randomBytes(4).toString('hex')}-${path.basename(abs)}`.slice(0, 255));
+    try {
+      writeFileSync(temp, content, { mode: 0o600, flag: 'wx' });
+      chmodSync(temp, kept);
+      renameSync(temp, abs);
+    } catch (err) {
+      rmSync(temp, { force: true });
+      throw err;
+    }
     return;
   }
   // As git checks out: 0666 or 0777, less the umask.

@@ -5,7 +5,7 @@
 // config names runs.
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync, chmodSync, appendFileSync } from 'node:fs';
+import { existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync, chmodSync, appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Checkpoints } from '../../src/undo/checkpoints.js';
@@ -154,6 +154,21 @@ describe('what an undo puts back', () => {
     await t.undo.undo(t.tree, false);
     expect(lstatSync(t.file('secret.txt')).mode & 0o777).toBe(0o600);
     expect(readFileSync(t.file('secret.txt'), 'utf8')).toBe('secret\n');
+  });
+
+  it('never writes into a hard link the action made to a file outside the tree', async () => {
+    const t = setup();
+    const outside = path.join(t.base, 'outside.txt');
+    writeFileSync(outside, 'OUTSIDE\n');
+    t.write('notes.txt', 'project\n');
+    await t.act(() => {
+      rmSync(t.file('notes.txt'));
+      linkSync(outside, t.file('notes.txt'));
+    });
+    await t.undo.undo(t.tree, false);
+    expect(readFileSync(t.file('notes.txt'), 'utf8')).toBe('project\n');
+    expect(readFileSync(outside, 'utf8')).toBe('OUTSIDE\n');
+    expect(readdirSync(t.tree).filter((f) => f.startsWith('.aish-undo-'))).toEqual([]);
   });
 
   it('never writes through a folder swapped for a link since, even with --force', async () => {
