@@ -11,6 +11,9 @@ import { personalExcludesFile } from './shadow-git.js';
 import { ShadowStore, type CheckpointRecord, type SnapshotResult } from './store.js';
 import { storeDirOf, treeOf } from './tree.js';
 
+/** System folders of everyone's temporary files: never a tree of one's own. */
+const SHARED_TEMP = new Set(['/tmp', '/var/tmp', '/dev/shm']);
+
 /** An action about to run: what ran, and for a Norris step its run and number. */
 export interface CheckpointAction {
   command: string;
@@ -91,7 +94,7 @@ export class Checkpoints {
     const { config, stateDir } = this.#parts;
     if (!config.enabled || this.#off || !stateDir) return;
     const tree = treeOf(cwd);
-    if (this.#prepared.has(tree) || (this.#parts.env.HOME && tree === treeOf(this.#parts.env.HOME))) return;
+    if (this.#prepared.has(tree) || this.#refused(tree)) return;
     this.#prepared.add(tree);
     void this.#store(tree).then((store) => {
       if (!store.hasIndex) void store.snapshot({ maxFiles: config.max_files, maxFileBytes: config.max_file_bytes });
@@ -155,6 +158,20 @@ export class Checkpoints {
     return store;
   }
 
+  /**
+   * Why `tree` gets no checkpoint whatever its size, or null: the home folder, the root or any
+   * folder above the home folder (a walk of the whole disk, across every mount), or a system
+   * folder for everyone's temporary files.
+   */
+  #refused(tree: string): string | null {
+    const home = this.#parts.env.HOME ? treeOf(this.#parts.env.HOME) : undefined;
+    if (home && tree === home) return 'the home folder';
+    if (tree === path.parse(tree).root) return 'the root folder';
+    if (SHARED_TEMP.has(tree)) return "everyone's temporary folder";
+    if (home && home.startsWith(tree.endsWith(path.sep) ? tree : tree + path.sep)) return 'a folder that holds the home folder';
+    return null;
+  }
+
   /** The tree's store, or null (said once) when the tree gets no checkpoint. */
   async #usable(tree: string): Promise<ShadowStore | null> {
     if (this.#off) return null;
@@ -164,9 +181,9 @@ export class Checkpoints {
     }
     // Too big once this session: not counted again (a walk of max_files files before every command).
     if (this.#told.has(tree)) return null;
-    const home = this.#parts.env.HOME;
-    if (home && tree === treeOf(home)) {
-      this.#tellOnce(tree, `no checkpoint: ${tree} is the home folder`);
+    const refused = this.#refused(tree);
+    if (refused) {
+      this.#tellOnce(tree, `no checkpoint: ${tree} is ${refused}`);
       return null;
     }
     return this.#store(tree);

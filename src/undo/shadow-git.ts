@@ -19,9 +19,20 @@ export interface GitResult {
   stderr: string;
   /** Set when git could not be started at all (ENOENT: not installed). */
   spawnError?: NodeJS.ErrnoException;
+  /** git ran past its time limit and was killed. */
+  timedOut?: boolean;
 }
 
+/**
+ * How long one git of a snapshot may take. Past it git is killed and the action goes on without a
+ * checkpoint: a tree can hold what makes git wait forever (a FIFO named .gitignore, a folder on a
+ * hung network mount), and the approved command waits for the snapshot before it.
+ */
+export const GIT_TIME_LIMIT_MS = 20_000;
+
 export interface GitOptions {
+  /** Past it git is killed (default GIT_TIME_LIMIT_MS). */
+  timeLimitMs?: number;
   /** Written to git's stdin (then closed). */
   input?: Buffer | string;
   /**
@@ -84,8 +95,16 @@ export function runGit(place: ShadowPlace, env: Record<string, string>, args: re
     });
     child.stdin.on('error', () => {});
     child.on('error', (e: NodeJS.ErrnoException) => (spawnError = e));
+    let timedOut = false;
+    const limit = setTimeout(() => {
+      timedOut = true;
+      stopped = true;
+      child.kill('SIGKILL');
+    }, options.timeLimitMs ?? GIT_TIME_LIMIT_MS);
     child.on('close', (code) => {
-      resolve({ code: stopped ? null : code, stdout: Buffer.concat(out), stderr: err.trim(), ...(spawnError ? { spawnError } : {}) });
+      clearTimeout(limit);
+      const stderr = timedOut ? `git took longer than ${Math.round((options.timeLimitMs ?? GIT_TIME_LIMIT_MS) / 1000)} s` : err.trim();
+      resolve({ code: stopped ? null : code, stdout: Buffer.concat(out), stderr, ...(spawnError ? { spawnError } : {}), ...(timedOut ? { timedOut } : {}) });
     });
     child.stdin.end(options.input ?? '');
   });

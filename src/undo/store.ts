@@ -11,7 +11,7 @@ import { platform } from 'node:os';
 import path from 'node:path';
 import { writePrivateFile } from '../private-file.js';
 import { gitComplaint, runGit, shadowEnv, type GitResult, type ShadowPlace } from './shadow-git.js';
-import { repositoryExcludeFile } from './tree.js';
+import { readSmallFile, repositoryExcludeFile } from './tree.js';
 
 /** A checkpoint: the trees around one action, and what ran. */
 export interface CheckpointRecord {
@@ -133,12 +133,7 @@ export class ShadowStore {
     }
     // The repository's own ignore rules outside .gitignore files (`.git/info/exclude`).
     const file = repositoryExcludeFile(this.tree);
-    let exclude = '';
-    try {
-      if (file) exclude = readFileSync(file, 'utf8');
-    } catch {
-      // None.
-    }
+    const exclude = (file ? readSmallFile(file) : null) ?? '';
     if (exclude !== this.#exclude) {
       writeIfChanged(path.join(git, 'info', 'exclude'), exclude);
       this.#exclude = exclude;
@@ -183,6 +178,7 @@ export class ShadowStore {
       },
     });
     if (listed.spawnError) return { ok: false, reason: 'no-git', message: gitComplaint(listed) };
+    if (listed.timedOut) return { ok: false, reason: 'failed', message: gitComplaint(listed) };
     if (tooMany()) return { ok: false, reason: 'too-many', message: `more than ${limits.maxFiles} files` };
     if (listed.code !== 0) return { ok: false, reason: 'failed', message: gitComplaint(listed) };
 
@@ -198,16 +194,19 @@ export class ShadowStore {
       let size = 0;
       let regular = false;
       let folder = false;
+      let special = false;
       try {
         const st = lstatSync(path.join(this.tree, file));
         size = st.size;
         regular = st.isFile();
         folder = st.isDirectory();
+        // A FIFO, socket or device: git would wait on it or refuse it; it is not a file to keep.
+        special = !regular && !folder && !st.isSymbolicLink();
       } catch {
         // Gone: update-index --remove takes it out.
       }
       // A file that became a folder: the entry goes, the files inside are listed on their own.
-      if (folder) drop.push(file);
+      if (folder || special) drop.push(file);
       else if (regular && size > limits.maxFileBytes) {
         skipped.push(file);
         if (tracked) drop.push(file);

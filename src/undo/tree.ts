@@ -3,7 +3,7 @@
 // upward itself (a directory, or a file as in a linked work tree or a submodule), so finding the
 // tree starts no program and reads nothing of the person's repository.
 
-import { lstatSync, readFileSync, realpathSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 
 /** The real path of the tree a checkpoint taken in `cwd` covers. */
@@ -21,6 +21,29 @@ export function treeOf(cwd: string): string {
 }
 
 /**
+ * The text of a small regular file of the tree, or null: anything else (a FIFO, a link to
+ * /dev/tty, a device) is never read, since the read would wait forever and hold the event loop,
+ * nor a file over `maxBytes`. Opened without blocking, then checked on the open file.
+ */
+export function readSmallFile(file: string, maxBytes = 1024 * 1024): string | null {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+  } catch {
+    return null;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > maxBytes) return null;
+    return readFileSync(fd, 'utf8');
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
  * The person's `info/exclude` for the tree (ignore rules kept in the repository, not in a
  * `.gitignore`), or null: `.git/info/exclude`, or through a `.git` file's `gitdir:` and its
  * `commondir`.
@@ -29,12 +52,13 @@ export function repositoryExcludeFile(tree: string): string | null {
   const dotGit = path.join(tree, '.git');
   try {
     if (lstatSync(dotGit).isDirectory()) return path.join(dotGit, 'info', 'exclude');
-    const gitDir = /^gitdir: (.+)$/m.exec(readFileSync(dotGit, 'utf8'))?.[1]?.trim();
+    const gitDir = /^gitdir: (.+)$/m.exec(readSmallFile(dotGit) ?? '')?.[1]?.trim();
     if (!gitDir) return null;
     const dir = path.resolve(tree, gitDir);
     let common = dir;
     try {
-      common = path.resolve(dir, readFileSync(path.join(dir, 'commondir'), 'utf8').trim());
+      const commondir = readSmallFile(path.join(dir, 'commondir'));
+      if (commondir !== null) common = path.resolve(dir, commondir.trim());
     } catch {
       // Not a linked work tree: its own git dir holds info/.
     }

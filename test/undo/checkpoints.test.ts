@@ -10,6 +10,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Checkpoints } from '../../src/undo/checkpoints.js';
 import { treeOf } from '../../src/undo/tree.js';
+import { gitComplaint, runGit, shadowEnv } from '../../src/undo/shadow-git.js';
 import { tempDir } from '../support/temp-dir.js';
 
 const DEFAULTS = { enabled: true, typed: false, keep: 50, max_files: 20_000, max_file_bytes: 10 * 1024 * 1024 };
@@ -182,6 +183,44 @@ describe('what an undo puts back', () => {
     const result = await t.undo.undo(t.tree, true);
     expect(result?.kept).toEqual([{ path: 'dir/f.txt', why: 'dir is a link now' }]);
     expect(readdirSync(outside)).toEqual([]);
+  });
+});
+
+describe('what a hostile tree cannot do to a snapshot', () => {
+  it('a FIFO as .git/info/exclude or in the tree is never read: the snapshot ends and the checkpoint is kept', async () => {
+    const t = setup();
+    mkdirSync(t.file('.git/info'), { recursive: true });
+    execFileSync('mkfifo', [t.file('.git/info/exclude')]);
+    execFileSync('mkfifo', [t.file('pipe')]);
+    t.write('a.txt', 'a\n');
+    await t.act(() => rmSync(t.file('a.txt')));
+    const result = await t.undo.undo(t.tree, false);
+    expect(result?.restored).toContain('a.txt');
+    expect(readFileSync(t.file('a.txt'), 'utf8')).toBe('a\n');
+  });
+
+  it('a git that waits forever (a FIFO named .gitignore) is killed at its time limit', async () => {
+    const t = setup();
+    mkdirSync(t.file('sub'));
+    execFileSync('mkfifo', [t.file('sub/.gitignore')]);
+    const gitDir = path.join(t.base, 'g');
+    execFileSync('git', ['init', '-q', '--bare', gitDir]);
+    const place = { gitDir, workTree: t.tree };
+    const result = await runGit(place, shadowEnv(place, { PATH: process.env.PATH }, t.home), ['ls-files', '--others', '--exclude-standard'], { inTree: true, timeLimitMs: 500 });
+    expect(result.timedOut).toBe(true);
+    expect(gitComplaint(result)).toBe('git took longer than 1 s');
+  });
+
+  it('the root, a folder above the home folder and /tmp get no checkpoint, said once', async () => {
+    const t = setup();
+    const statuses: string[] = [];
+    const undo = new Checkpoints({ config: DEFAULTS, stateDir: path.join(t.base, 'state2'), env: { PATH: process.env.PATH, HOME: t.home }, status: (m) => statuses.push(m) });
+    for (const tree of ['/', t.base, '/tmp', t.base]) await undo.around({ command: 'true', origin: 'cmd' }, tree, async () => {});
+    expect(statuses).toEqual([
+      'no checkpoint: / is the root folder',
+      `no checkpoint: ${t.base} is a folder that holds the home folder`,
+      "no checkpoint: /tmp is everyone's temporary folder",
+    ]);
   });
 });
 
