@@ -174,7 +174,7 @@ export function createApp(opts: AppOptions): Repl {
     groups: config.mcp.groups,
   });
   // Every approved CMD: line and Norris step runs between two snapshots of its tree (`:undo`).
-  const undo = new Checkpoints({ config: config.undo, stateDir: opts.stateDir, env, status });
+  const undo = new Checkpoints({ config: config.undo, stateDir: opts.stateDir, env, status, redact });
   const core = new TurnCore({
     config,
     models,

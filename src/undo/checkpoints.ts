@@ -31,6 +31,8 @@ export interface CheckpointsParts {
   /** aish's environment: PATH to find git, HOME. */
   env: Record<string, string | undefined>;
   status: (message: string) => void;
+  /** Applied to the command a checkpoint record names (it is a file: no secret in it). */
+  redact?: (text: string) => string;
   now?: () => Date;
 }
 
@@ -203,13 +205,14 @@ export class Checkpoints {
   async #record(store: ShadowStore, action: CheckpointAction, started: Date, before: Extract<SnapshotResult, { ok: true }>): Promise<void> {
     const after = await this.#snapshot(store);
     if (!after || after.tree === before.tree) return;
+    const redact = this.#parts.redact ?? ((text: string) => text);
     try {
       const changes = await store.diff(before.tree, after.tree);
       const record: CheckpointRecord = {
         id: `${started.getTime().toString().padStart(14, '0')}-${Math.random().toString(36).slice(2, 10)}`,
         at: started.toISOString(),
-        label: action.norris ? `norris step ${action.norris.step}: ${action.command}` : action.command,
-        command: action.command,
+        label: redact(action.norris ? `norris step ${action.norris.step}: ${action.command}` : action.command),
+        command: redact(action.command),
         ...(action.norris ? { norris: action.norris } : {}),
         before: before.tree,
         after: after.tree,

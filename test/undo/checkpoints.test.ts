@@ -224,6 +224,23 @@ describe('what a hostile tree cannot do to a snapshot', () => {
   });
 });
 
+describe('the record of a checkpoint', () => {
+  it('names the command redacted: it is a file', async () => {
+    const base = tempDir('aish-undo-');
+    const tree = path.join(base, 'tree');
+    mkdirSync(tree);
+    const undo = new Checkpoints({ config: DEFAULTS, stateDir: path.join(base, 'state'), env: { PATH: process.env.PATH, HOME: path.join(base, 'home') }, status: () => {}, redact: (t) => t.replace(/hunter2/g, '[redacted:password]') });
+    await undo.around({ command: 'mysql -phunter2 -e x > out.txt', origin: 'cmd' }, tree, async () => writeFileSync(path.join(tree, 'out.txt'), 'x'));
+    await undo.settled();
+    const records = execFileSync('grep', ['-r', '-l', 'mysql', path.join(base, 'state')], { encoding: 'utf8' }).trim().split('\n');
+    expect(records.length).toBeGreaterThan(0);
+    for (const file of records) {
+      expect(readFileSync(file, 'utf8')).not.toContain('hunter2');
+      expect(readFileSync(file, 'utf8')).toContain('[redacted:password]');
+    }
+  });
+});
+
 describe('the store', () => {
   it('keeps the newest undo.keep checkpoints of a tree', async () => {
     const t = setup({ keep: 3 });
