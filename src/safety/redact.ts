@@ -16,13 +16,15 @@ export interface Secret {
   value: string;
 }
 
-const SECRET_NAME = /KEY|TOKEN|SECRET|PASSW(OR)?D|CREDENTIAL/i;
+// Also the short forms as a word of the name: DB_PASS, MYSQL_PWD, GITHUB_PAT, NPM_AUTH (not PWD,
+// OLDPWD, PATH, PASSTHROUGH or GIT_AUTHOR_NAME).
+const SECRET_NAME = /KEY|TOKEN|SECRET|PASSW(OR)?D|CREDENTIAL|_(?:PASS|PWD|PAT|AUTH)(?:_|$)/i;
 /**
  * `NAME=value` where NAME looks secret, in any text (`export API_KEY=sk-…`, `TOKEN=… cmd`): the
  * value is redacted even before it reaches the environment. Values stop at quotes and backslashes,
  * so the pattern never eats into the JSON a line is embedded in.
  */
-const SECRET_ASSIGNMENT = /\b([A-Za-z_][A-Za-z0-9_]*(?:KEY|TOKEN|SECRET|PASSW(?:OR)?D|CREDENTIAL)[A-Za-z0-9_]*)=(?:'([^'\\\n]{8,})'|([^\s"'\\]{8,}))/dgi;
+const SECRET_ASSIGNMENT = /\b([A-Za-z_][A-Za-z0-9_]*(?:KEY|TOKEN|SECRET|PASSW(?:OR)?D|CREDENTIAL)[A-Za-z0-9_]*|[A-Za-z0-9_]*_(?:PASS|PWD|PAT|AUTH)(?:_[A-Za-z0-9_]*)?)=(?:'([^'\\\n]{8,})'|([^\s"'\\]{8,}))/dgi;
 /** Shorter values are left alone: they would match ordinary words and numbers. */
 export const MIN_SECRET_CHARS = 8;
 

@@ -189,6 +189,34 @@ function ownShapes(view: string): SecretSpan[] {
       if (at) spans.push({ start: at[0], end: at[1], kind: kind(m) });
     }
   }
+  return [...spans, ...pemPieces(view)];
+}
+
+const PEM_BEGIN = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/g;
+const PEM_END = /-----END [A-Z0-9 ]*PRIVATE KEY-----/g;
+/** Base64 and the white space between its lines (JSON's `\n` is blanked to spaces in the view). */
+const isPemBody = (code: number) =>
+  (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39) || code === 0x2b || code === 0x2f || code === 0x3d || code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
+
+/**
+ * A private key's body, also when only a piece of it is there (`head -5 ~/.ssh/id_rsa`, output cut
+ * between its head and tail): the base64 after a BEGIN line up to whatever ends it, and the base64
+ * before an END line back to whatever starts it. The preset finds only whole blocks. Walked by
+ * hand from each marker, so a megabyte of base64 costs one pass.
+ */
+function pemPieces(view: string): SecretSpan[] {
+  const spans: SecretSpan[] = [];
+  for (const m of view.matchAll(PEM_BEGIN)) {
+    const start = m.index + m[0].length;
+    let end = start;
+    while (end < view.length && isPemBody(view.charCodeAt(end))) end++;
+    if (end - start >= 16) spans.push({ start, end, kind: 'private-key' });
+  }
+  for (const m of view.matchAll(PEM_END)) {
+    let start = m.index;
+    while (start > 0 && isPemBody(view.charCodeAt(start - 1))) start--;
+    if (m.index - start >= 16) spans.push({ start, end: m.index, kind: 'private-key' });
+  }
   return spans;
 }
 

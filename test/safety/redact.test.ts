@@ -25,6 +25,8 @@ describe('findSecrets', () => {
     ['case-insensitive names', { api_key: 'abcdefgh12' }, ['api_key']],
     ['values under 8 characters are left alone', { SHORT_TOKEN: '1234567' }, []],
     ['names that do not look secret are left alone', { HOME: '/home/someone-long', PATH: '/usr/bin:/bin' }, []],
+    ['the short forms as a word of the name: _PASS, _PWD, _PAT, _AUTH', { DB_PASS: 'hunter2hunter2', MYSQL_PWD: 'swordfish-1234', GITHUB_PAT: 'github_pat_1234', NPM_AUTH: 'abcdefgh1234' }, ['DB_PASS', 'GITHUB_PAT', 'MYSQL_PWD', 'NPM_AUTH']],
+    ['but not PWD, OLDPWD, LD_LIBRARY_PATH, PASSTHROUGH or GIT_AUTHOR_NAME', { PWD: '/home/someone-long', OLDPWD: '/tmp/elsewhere1', LD_LIBRARY_PATH: '/usr/lib/x86_64', PASSTHROUGH: 'everything-ok', GIT_AUTHOR_NAME: 'Some One Long' }, []],
   ])('%s', (_name, env, names) => {
     expect(findSecrets(env, config()).map((s) => s.name).sort()).toEqual(names);
   });
@@ -78,6 +80,8 @@ describe('secret-looking assignments in any text', () => {
     ['db_password=hunter2hunter2 ./run', 'db_password=[redacted:db_password] ./run'],
     ['API_KEY=short ok', 'API_KEY=short ok'],
     ['PATH=/usr/local/bin:/usr/bin', 'PATH=/usr/local/bin:/usr/bin'],
+    ['MYSQL_PWD=hunter2hunter2 mysql', 'MYSQL_PWD=[redacted:MYSQL_PWD] mysql'],
+    ['OLDPWD=/home/someone/long cd -', 'OLDPWD=/home/someone/long cd -'],
   ])('%j', (text, expected) => {
     expect(redact(text)).toBe(expected);
   });
@@ -179,6 +183,20 @@ describe('the hostile corpus of hidden secrets', () => {
     const pem = fakeSecrets().find((s) => s.name === 'PEM private key block')!;
     expect(redact(pem.text.replace(/\n/g, '\r\n'))).toBe('[redacted:private-key]');
     expect(JSON.parse(redact(JSON.stringify({ content: `cat key.pem\n${pem.text}\n` })))).toEqual({ content: 'cat key.pem\n[redacted:private-key]\n' });
+  });
+
+  it('a piece of a private key: its head (head -3), its tail, and head and tail around a cut', () => {
+    const pem = fakeSecrets().find((s) => s.name === 'PEM private key block')!;
+    const lines = pem.text.split('\n');
+    const body = lines.slice(1, -1);
+    const head = lines.slice(0, 3).join('\n');
+    const tail = lines.slice(-3).join('\n');
+    for (const text of [head, tail, `${head}\n[... 40 lines cut ...]\n${tail}`, JSON.stringify({ content: head })]) {
+      const out = redact(text);
+      for (const line of body) if (line.length >= 16) expect(out).not.toContain(line);
+      expect(out).toContain('[redacted:private-key]');
+    }
+    expect(redact(head)).toMatch(/^-----BEGIN RSA [A-Z ]+-----\[redacted:private-key\]$/);
   });
 });
 
