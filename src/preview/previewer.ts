@@ -123,7 +123,7 @@ export class Previewer {
   async #probeIn(root: string, PATH: string): Promise<string | null> {
     let tree: string | null = null;
     try {
-      mkdirSync(root, { recursive: true, mode: 0o700 });
+      ownPrivateFolder(root);
       sweepStale(root);
       tree = mkdtempSync(path.join(root, 'probe-'));
       writeFileSync(path.join(tree, 'f'), 'x');
@@ -144,7 +144,10 @@ export class Previewer {
     }
   }
 
-  /** Where scratch folders may go: aish's state folder, else the system's temp folder, else /dev/shm. */
+  /**
+   * Where scratch folders may go: aish's state folder, else the system's temp folder, else /dev/shm
+   * (their names are known: ownPrivateFolder refuses one another user made first).
+   */
   #scratchRoots(): string[] {
     const own = `aish-preview-${userInfo().uid}`;
     return [...new Set([this.#parts.scratchDir, path.join(tmpdir(), own), path.join('/dev/shm', own)].filter((d): d is string => d !== null))];
@@ -154,7 +157,7 @@ export class Previewer {
     const PATH = this.#parts.env.PATH ?? '/usr/bin:/bin';
     let scratch: string;
     try {
-      mkdirSync(root, { recursive: true, mode: 0o700 });
+      ownPrivateFolder(root);
       scratch = mkdtempSync(path.join(root, 'preview-'));
       for (let n = 0; n < overlays.length; n++) for (const d of LAYER_DIRS) mkdirSync(path.join(overlayDir(scratch, n), d), { recursive: true });
     } catch (err) {
@@ -356,5 +359,18 @@ export function removeTree(dir: string): void {
     rmSync(dir, { recursive: true, force: true });
   } catch {
     // Left behind: the next run makes a new scratch folder beside it.
+  }
+}
+
+/**
+ * Makes `root` (0700) or checks the one there: a real folder of this user's that no one else may
+ * enter. In a shared /tmp another user could have made `aish-preview-<uid>` first, to watch or
+ * change what a preview writes.
+ */
+export function ownPrivateFolder(root: string): void {
+  mkdirSync(root, { recursive: true, mode: 0o700 });
+  const st = lstatSync(root);
+  if (!st.isDirectory() || st.uid !== userInfo().uid || (st.mode & 0o077) !== 0) {
+    throw new Error(`${root} is not a private folder of this user's (owner ${st.uid}, mode ${(st.mode & 0o777).toString(8)})`);
   }
 }

@@ -7,7 +7,7 @@ import net from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Previewer, type PreviewResult } from '../../src/preview/previewer.js';
+import { ownPrivateFolder, Previewer, type PreviewResult } from '../../src/preview/previewer.js';
 import { noProcessWith, processWith } from '../support/processes.js';
 import { tempDir } from '../support/temp-dir.js';
 
@@ -111,6 +111,8 @@ describe('the previewer on this kernel', () => {
   it('the probe removes scratch folders an aish that was killed left behind (a day old), even with folders nobody may enter', async (ctx) => {
     if (!available) ctx.skip();
     const root = path.join(tempDir('aish-preview-sweep-'), 'state');
+    // As aish makes it: only its owner may enter (a folder others may enter is refused).
+    mkdirSync(root, { mode: 0o700 });
     const old = path.join(root, 'preview-old');
     mkdirSync(path.join(old, '0', 'wk', 'work'), { recursive: true });
     chmodSync(path.join(old, '0', 'wk', 'work'), 0o000);
@@ -130,6 +132,20 @@ describe('the previewer on this kernel', () => {
     const result = await run(tree, 'rm a.txt && echo b > b.txt');
     expect(result.type === 'done' && result.changes.map((c) => `${c.kind} ${path.relative(tree, c.path)}`)).toEqual(['delete a.txt', 'create b.txt']);
     expect(readdirSync(tree)).toEqual(['a.txt']);
+  });
+
+  it('a scratch folder others may enter (made before by someone else, or open to all) is refused, never used', () => {
+    const dir = tempDir('aish-preview-open-');
+    const open = path.join(dir, 'open');
+    mkdirSync(open);
+    chmodSync(open, 0o777);
+    expect(() => ownPrivateFolder(open)).toThrow(/not a private folder/);
+    const link = path.join(dir, 'link');
+    symlinkSync(dir, link);
+    expect(() => ownPrivateFolder(link)).toThrow(/not a private folder/);
+    const fresh = path.join(dir, 'fresh');
+    ownPrivateFolder(fresh);
+    expect(statSync(fresh).mode & 0o777).toBe(0o700);
   });
 
   it('where the scratch folder cannot be (here: under a file), the probe falls back to the system temp folder', async (ctx) => {
