@@ -200,16 +200,31 @@ export function exitCodeOf(err: unknown): number {
   return 1;
 }
 
+/**
+ * `text` with the secrets of the environment (by name) and of any shape replaced: for an error that
+ * ended aish before it had a config, and so a redactor, of its own. Loaded only then.
+ */
+async function redactedOnError(text: string, env: Record<string, string | undefined>): Promise<string> {
+  try {
+    const [{ Redactor }, { secretShapeScan }] = await Promise.all([import('./safety/redact.js'), import('./secret-rules.js')]);
+    return Redactor.forEnv({ env: () => env, config: { models: {}, mcp: { servers: {} } } as never, shapes: secretShapeScan() }).redact(text);
+  } catch {
+    return text;
+  }
+}
+
 /** What aish says about the error that ended it, on stderr (and as JSON for a script reading it). */
 async function reportFailure(err: unknown, cli: CliOptions, env: Record<string, string | undefined>): Promise<void> {
   if (err instanceof ConfigError) {
-    // A config quotes its own keys and values: they pass the sanitizer (an escape in a key must
-    // not set the title or clear the screen); ConfigError caps how much it quotes.
-    process.stderr.write(`aish: ${neutralize(err.message)}\n`);
+    // A config quotes its own keys and values: they pass the redactor (a token pasted as a key) and
+    // the sanitizer (an escape in a key must not set the title or clear the screen); ConfigError
+    // caps how much it quotes.
+    const message = await redactedOnError(err.message, env);
+    process.stderr.write(`aish: ${neutralize(message)}\n`);
     // A script reading JSON gets its error as JSON too (docs/usage.md "Scripting with -p").
     if (cli.output) {
       const { scriptErrorLine } = await import('./render/script-output.js');
-      process.stdout.write(scriptErrorLine(cli.output, { kind: 'config', message: err.message }));
+      process.stdout.write(scriptErrorLine(cli.output, { kind: 'config', message }));
     }
     return;
   }

@@ -4,6 +4,7 @@
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeHome, type AishHome } from '../support/aish-env.js';
+import { fakeSecrets } from '../support/fake-secrets.js';
 import { HOSTILE, RAW_CONTROL } from '../support/hostile.js';
 import { everythingStdio } from '../support/mcp-servers.js';
 import { ModelServer, textReply, toolCallReply, type ScriptedResponse } from '../support/model-server.js';
@@ -165,6 +166,13 @@ describe('--output json', () => {
     expect(bad.code).toBe(2);
     expect(object(bad.stdout).error).toMatchObject({ kind: 'config', message: expect.stringContaining('models.fast.endpoint') });
     expect(server.requests).toHaveLength(0);
+    // A token pasted as a key is quoted by the error, redacted, on stdout and stderr alike.
+    const token = fakeSecrets().find((f) => f.name === 'GitHub classic token')!.value;
+    h.writeConfig({ [token]: 1 });
+    const pasted = await run(['-p', 'hi', '--output', 'json']);
+    expect(pasted.code).toBe(2);
+    expect(object(pasted.stdout).error.message).toContain('[redacted:github-token]: unknown key');
+    expect(pasted.stdout + pasted.stderr).not.toContain(token);
   });
 
   it('hostile text reaches stdout escaped, and parses back exactly; secrets are redacted outside the reply', async () => {
