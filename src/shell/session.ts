@@ -144,6 +144,8 @@ export class ShellSession {
   #onCwd: ((cwd: string) => void) | null = null;
   /** The shell's jobs (`jobs -p`) as last asked: hung up at the end if it cannot be asked then. */
   #jobs = '';
+  /** The jobs being asked after a line (see #finish), until the answer is in. */
+  #jobsAsked: Promise<void> | null = null;
   /** Resolves at the shell's next prompt: after a command's end, the next line waits for it
    * (typed before it, the line would meet the terminal's cooked mode and its echo). */
   #prompt: Promise<void> = Promise.resolve();
@@ -388,7 +390,15 @@ export class ShellSession {
     current.resolve({ exitCode: code, signal: signalOf(code), typedAhead, ...(incomplete ? { incomplete } : {}) });
     // The jobs to hang up at the end, known before the end: a loaded machine may not leave time
     // to ask then. Asked only after a line that may have started or changed one.
-    if (JOB_WORDS.test(current.command) || code === 148) void this.query('jobs').then((jobs) => jobs !== null && (this.#jobs = jobs));
+    if (JOB_WORDS.test(current.command) || code === 148) {
+      const asked = this.query('jobs').then((jobs) => {
+        if (jobs !== null) this.#jobs = jobs;
+      });
+      this.#jobsAsked = asked;
+      void asked.finally(() => {
+        if (this.#jobsAsked === asked) this.#jobsAsked = null;
+      });
+    }
   }
 
   #exit(pty: Pty, e: { exitCode: number; signal?: number }): void {
@@ -608,6 +618,9 @@ export class ShellSession {
   async close(waitMs = 1000): Promise<void> {
     if (this.#closed && !this.#pty) return;
     let jobs: string | null = null;
+    // A line that started a job asks for the jobs right after it: closed at once, that answer is
+    // the one to wait for (the shell is busy answering it, and the jobs last known lack the new one).
+    if (this.#jobsAsked) await Promise.race([this.#jobsAsked, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
     if (!this.#closed && this.#phase === 'idle') {
       await Promise.race([this.#prompt, new Promise((resolve) => setTimeout(resolve, 300).unref())]);
       jobs = await this.#ask('jobs', '', 300);
