@@ -5,6 +5,7 @@
 import type { PreviewResult } from '../preview/previewer.js';
 import { changeLines, PREVIEW_UNAVAILABLE } from '../preview/report.js';
 import type { PreviewView } from '../preview/session-preview.js';
+import { showSubject } from './question.js';
 import type { Renderer } from './renderer.js';
 
 /** Most lines of the preview's output shown: the first and last halves. */
@@ -21,7 +22,8 @@ export interface PreviewShown {
 /** The view a session's previews are drawn in. */
 export function previewView(render: Renderer, timeoutMs: number): PreviewView {
   return {
-    begin: (command) => render.status(`preview of '${command}' in a throwaway copy (no network; nothing it does is kept)`),
+    // The command as the question showed it: whitespace runs counted, so padding cannot push it away.
+    begin: (command) => render.status(`preview of '${showSubject(command, 'command')}' in a throwaway copy (no network; nothing it does is kept)`),
     end: (result, show) => drawPreview(render, { result, show, timeoutMs }),
   };
 }
