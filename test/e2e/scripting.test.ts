@@ -2,8 +2,9 @@
 // and the real server-everything over stdio, its stdout parsed with JSON.parse line by line, the
 // exit code of each ending (answered, model error, denied, interrupted, a closed stdout).
 
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeHome, type AishHome } from '../support/aish-env.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { AishHome } from '../support/aish-env.js';
+import { modelE2e } from '../support/model-e2e.js';
 import { fakeSecrets } from '../support/fake-secrets.js';
 import { HOSTILE, RAW_CONTROL } from '../support/hostile.js';
 import { everythingStdio } from '../support/mcp-servers.js';
@@ -22,14 +23,13 @@ function config(extra: Record<string, unknown> = {}, mcp: Record<string, unknown
   };
 }
 
-beforeEach(async () => {
-  h = makeHome();
-  server = await ModelServer.start();
+// A fresh HOME and loopback model per test (model-e2e.ts), under the names these tests use, with
+// this file's own preset (a key_env, to see it redacted).
+const e2e = modelE2e();
+beforeEach(() => {
+  h = e2e.h;
+  server = e2e.server;
   h.writeConfig(config());
-});
-afterEach(async () => {
-  await server.close();
-  h.cleanup();
 });
 
 const run = (args: string[], env: Record<string, string> = {}) => runAish({ args, stdin: '', cwd: h.cwd, env: { ...h.env, ...env }, timeoutMs: 30_000 });

@@ -7,8 +7,9 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, lstatSync, statSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeHome, type AishHome } from '../support/aish-env.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { AishHome } from '../support/aish-env.js';
+import { modelE2e } from '../support/model-e2e.js';
 import { KEY, PtySession } from '../support/pty.js';
 import { ModelServer, textReply } from '../support/model-server.js';
 import { runAish, startAish } from '../support/run-aish.js';
@@ -16,14 +17,11 @@ import { runAish, startAish } from '../support/run-aish.js';
 let h: AishHome;
 let server: ModelServer;
 
-beforeEach(async () => {
-  h = makeHome();
-  server = await ModelServer.start();
-  h.writeConfig(config());
-});
-afterEach(async () => {
-  await server.close();
-  h.cleanup();
+// A fresh HOME and loopback model per test (model-e2e.ts), under the names these tests use.
+const e2e = modelE2e((extra) => ({ shell: { confirm_cmd: false }, ...extra }));
+beforeEach(() => {
+  h = e2e.h;
+  server = e2e.server;
 });
 
 /** The config of these tests: CMD: lines run without asking (a pipe answers no). */
