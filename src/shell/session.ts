@@ -211,6 +211,8 @@ export class ShellSession {
 
   /** The command line and environment of a new shell, and its rc file with the secret. */
   #launch(): { file: string; args: string[]; env: Record<string, string> } {
+    // A shell started again in place of one that did not start leaves no folder of its own behind.
+    this.#removeRcDir();
     const dir = mkdtempSync(path.join(this.#opts.tmpDir, 'aish-shell-'));
     this.#rcDir = dir;
     const integration = integrationDir();

@@ -3,7 +3,7 @@
 // shell is replaced.
 
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -28,7 +28,7 @@ const RC: Record<SessionShell, { file: string; text: string }> = {
   zsh: { file: '.zshrc', text: "alias ll='echo LL'\ngreet() { echo \"hello $1\"; }\nexport FROM_RC=rc-value\n" },
 };
 
-function start(kind: SessionShell, opts: { rc?: string; startTimeoutMs?: number } = {}) {
+function start(kind: SessionShell, opts: { rc?: string; startTimeoutMs?: number; tmpDir?: string } = {}) {
   writeFileSync(path.join(home, RC[kind].file), opts.rc ?? RC[kind].text);
   const statuses: string[] = [];
   const session = new ShellSession({
@@ -38,7 +38,7 @@ function start(kind: SessionShell, opts: { rc?: string; startTimeoutMs?: number 
     env: { HOME: home, PATH: process.env.PATH, TERM: 'xterm-256color', LANG: 'C.UTF-8' },
     size: () => ({ cols: 80, rows: 24 }),
     startTimeoutMs: opts.startTimeoutMs ?? 10_000,
-    tmpDir: tmpdir(),
+    tmpDir: opts.tmpDir ?? tmpdir(),
     status: (m) => statuses.push(m),
   });
   sessions.push(session);
@@ -195,10 +195,14 @@ describe.each(['bash', 'zsh'] as const)('%s session', (kind) => {
     expect(statuses.join('\n')).toMatch(/ended while reading your rc file \(exit 1\); started it without rc files/);
   });
 
-  it('starts without rc files when the rc file hangs', async () => {
-    const { run, statuses } = start(kind, { rc: 'sleep 600\n', startTimeoutMs: 1500 });
+  it('starts without rc files when the rc file hangs, and leaves no rc folder behind', async () => {
+    const tmpDir = path.join(home, 'tmp');
+    mkdirSync(tmpDir);
+    const { session, run, statuses } = start(kind, { rc: 'sleep 600\n', startTimeoutMs: 1500, tmpDir });
     expect((await run('echo ok')).text).toBe('ok');
     expect(statuses.join('\n')).toMatch(/did not finish reading your rc file within 1.5 s; started it without rc files/);
+    await session.close();
+    expect(readdirSync(tmpDir)).toEqual([]);
   });
 
   it('hands back whole lines typed while a command ran that it did not read', async () => {
