@@ -192,7 +192,7 @@ function isLoginNeeded(err: unknown): boolean {
  */
 async function oauthProvider(url: URL, cfg: McpServerConfig, opts: McpConnectOptions): Promise<AishOAuthProvider | undefined> {
   if (!opts.oauth) return undefined;
-  const provider = new AishOAuthProvider({ serverUrl: url.href, config: cfg.oauth, env: opts.env, store: opts.oauth.store, openUrl: opts.oauth.openUrl });
+  const provider = new AishOAuthProvider({ serverUrl: url.href, config: cfg.oauth, env: opts.env, store: opts.oauth.store, openUrl: opts.oauth.openUrl, report: opts.oauth.report });
   if (provider.machineGrant) return provider;
   if (!opts.oauth.openUrl) return provider.hasTokens ? provider : undefined;
   if (!provider.hasTokens) await provider.prepareLogin();

@@ -49,6 +49,8 @@ export interface AishOAuthProviderOptions {
   store: OAuthStore;
   /** Present when a login may start now; absent at start-up and in sessions that must not ask. */
   openUrl?: OpenUrl | undefined;
+  /** Hears that the store's file could not be written (the tokens are kept for the session). */
+  report?: ((problem: string) => void) | undefined;
 }
 
 /**
@@ -140,7 +142,11 @@ export class AishOAuthProvider implements OAuthClientProvider {
   saveClientInformation(client: OAuthClientInformationMixed): void {
     // A pre-registered client lives in the config; only the registered ones are kept.
     if (this.#cfg?.client_id) return;
-    this.#opts.store.update(this.#opts.serverUrl, { client });
+    this.#saved(this.#opts.store.update(this.#opts.serverUrl, { client }));
+  }
+
+  #saved(problem: string | null): void {
+    if (problem) this.#opts.report?.(problem);
   }
 
   tokens(): OAuthTokens | undefined {
@@ -148,7 +154,7 @@ export class AishOAuthProvider implements OAuthClientProvider {
   }
 
   saveTokens(tokens: OAuthTokens): void {
-    this.#opts.store.update(this.#opts.serverUrl, { tokens, savedAt: Date.now() });
+    this.#saved(this.#opts.store.update(this.#opts.serverUrl, { tokens, savedAt: Date.now() }));
   }
 
   discoveryState(): OAuthDiscoveryState | undefined {
@@ -168,15 +174,15 @@ export class AishOAuthProvider implements OAuthClientProvider {
    */
   saveDiscoveryState(state: OAuthDiscoveryState): void {
     if (this.#noMetadata(state)) throw new NoOAuthOffered();
-    this.#opts.store.update(this.#opts.serverUrl, { discovery: state });
+    this.#saved(this.#opts.store.update(this.#opts.serverUrl, { discovery: state }));
   }
 
   invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): void {
     const url = this.#opts.serverUrl;
-    if (scope === 'all') this.#opts.store.forget(url);
-    else if (scope === 'client') this.#opts.store.update(url, { client: undefined });
-    else if (scope === 'tokens') this.#opts.store.update(url, { tokens: undefined, savedAt: undefined });
-    else if (scope === 'discovery') this.#opts.store.update(url, { discovery: undefined });
+    if (scope === 'all') this.#saved(this.#opts.store.forget(url).problem);
+    else if (scope === 'client') this.#saved(this.#opts.store.update(url, { client: undefined }));
+    else if (scope === 'tokens') this.#saved(this.#opts.store.update(url, { tokens: undefined, savedAt: undefined }));
+    else if (scope === 'discovery') this.#saved(this.#opts.store.update(url, { discovery: undefined }));
     else this.#codeVerifier = undefined;
   }
 
@@ -214,7 +220,7 @@ export class AishOAuthProvider implements OAuthClientProvider {
       this.#callback = await LoopbackCallback.listen(port);
     } catch {
       this.#callback = await LoopbackCallback.listen(0);
-      if (!this.#cfg?.client_id) this.#opts.store.update(this.#opts.serverUrl, { client: undefined });
+      if (!this.#cfg?.client_id) this.#saved(this.#opts.store.update(this.#opts.serverUrl, { client: undefined }));
     }
   }
 

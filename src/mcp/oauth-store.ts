@@ -23,17 +23,22 @@ export interface OAuthRecord {
 /** The file's name under the state dir. */
 export const OAUTH_FILE = 'mcp-oauth.json';
 
-/** Tokens, clients and discovery per server URL; reads and writes the file synchronously. */
+/**
+ * Tokens, clients and discovery per server URL; reads and writes the file synchronously. It says
+ * nothing itself: a file that cannot be read is its `problem`, one that cannot be written is what
+ * `update` and `forget` return, for its user to report (it is made before the renderer, whose
+ * redactor reads its secrets).
+ */
 export class OAuthStore {
   readonly #file: string | undefined;
   #records: Record<string, OAuthRecord> = {};
-  #onError: (message: string) => void;
+  /** Why the file was not used (not valid JSON), or null. */
+  readonly problem: string | null;
 
-  /** `stateDir` undefined keeps everything in memory. `onError` hears a file that cannot be used. */
-  constructor(stateDir: string | undefined, onError: (message: string) => void = () => {}) {
+  /** `stateDir` undefined keeps everything in memory. */
+  constructor(stateDir: string | undefined) {
     this.#file = stateDir ? path.join(stateDir, OAUTH_FILE) : undefined;
-    this.#onError = onError;
-    this.#load();
+    this.problem = this.#load();
   }
 
   /** Where the tokens live, or undefined when they stay in memory. */
@@ -41,28 +46,31 @@ export class OAuthStore {
     return this.#file;
   }
 
-  #load(): void {
-    if (!this.#file) return;
+  #load(): string | null {
+    if (!this.#file) return null;
     let text: string;
     try {
       text = readFileSync(this.#file, 'utf8');
     } catch {
-      return;
+      return null;
     }
     try {
       const data: unknown = JSON.parse(text);
       if (isRecord(data) && isRecord(data.servers)) this.#records = data.servers as Record<string, OAuthRecord>;
+      return null;
     } catch {
-      this.#onError(`${this.#file} is not valid JSON; OAuth logins start afresh`);
+      return `${this.#file} is not valid JSON; OAuth logins start afresh`;
     }
   }
 
-  #save(): void {
-    if (!this.#file) return;
+  /** Writes the file; why it could not be written, or null. */
+  #save(): string | null {
+    if (!this.#file) return null;
     try {
       writePrivateFile(this.#file, `${JSON.stringify({ version: 1, servers: this.#records }, null, 2)}\n`);
+      return null;
     } catch (err) {
-      this.#onError(`cannot write ${this.#file} (${fileWriteProblem(err)}); OAuth tokens kept for this session only`);
+      return `cannot write ${this.#file} (${fileWriteProblem(err)}); OAuth tokens kept for this session only`;
     }
   }
 
@@ -71,20 +79,22 @@ export class OAuthStore {
     return this.#records[serverUrl] ?? {};
   }
 
-  /** Merges `patch` into the record of `serverUrl` (a key set to undefined is removed) and saves. */
-  update(serverUrl: string, patch: Partial<OAuthRecord>): void {
+  /**
+   * Merges `patch` into the record of `serverUrl` (a key set to undefined is removed) and saves;
+   * why the file could not be written (the record is kept for the session), or null.
+   */
+  update(serverUrl: string, patch: Partial<OAuthRecord>): string | null {
     const next: OAuthRecord = { ...this.get(serverUrl), ...patch };
     for (const key of Object.keys(next) as Array<keyof OAuthRecord>) if (next[key] === undefined) delete next[key];
     this.#records[serverUrl] = next;
-    this.#save();
+    return this.#save();
   }
 
-  /** Forgets everything about `serverUrl`; false when nothing was kept. */
-  forget(serverUrl: string): boolean {
-    if (!(serverUrl in this.#records)) return false;
+  /** Forgets everything about `serverUrl`: whether something was kept, and why the file could not be written. */
+  forget(serverUrl: string): { forgot: boolean; problem: string | null } {
+    if (!(serverUrl in this.#records)) return { forgot: false, problem: null };
     delete this.#records[serverUrl];
-    this.#save();
-    return true;
+    return { forgot: true, problem: this.#save() };
   }
 
   /** Every token and client secret kept, for redaction. */

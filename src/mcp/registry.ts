@@ -110,6 +110,8 @@ export class McpRegistry {
 
   constructor(opts: McpRegistryOptions) {
     this.#opts = opts;
+    const problem = opts.oauth?.store.problem;
+    if (problem) opts.onStatus?.(problem);
   }
 
   /** The session for `alias`, whatever its status. */
@@ -207,7 +209,9 @@ export class McpRegistry {
   /** `:mcp logout <alias>`: forgets the server's tokens and client, and disconnects it. */
   async logout(alias: string): Promise<boolean> {
     const cfg = this.#configFor(alias);
-    const forgotten = cfg.url !== undefined && (this.#opts.oauth?.store.forget(new URL(cfg.url).href) ?? false);
+    const forget = cfg.url === undefined ? undefined : this.#opts.oauth?.store.forget(new URL(cfg.url).href);
+    if (forget?.problem) this.#opts.onStatus?.(forget.problem);
+    const forgotten = forget?.forgot ?? false;
     if (this.#sessions.has(alias)) {
       await this.disconnect(alias);
       if (this.#configured.has(alias)) this.#rankOf(alias);
@@ -268,7 +272,7 @@ export class McpRegistry {
         ...(this.#opts.requests ? { requests: this.#opts.requests } : {}),
         ...(this.#opts.groups ? { groups: this.#opts.groups } : {}),
         onToolsChanged: () => this.#opts.onToolsChanged?.(alias),
-        ...(oauth ? { oauth: { store: oauth.store, ...(interactive ? { openUrl: (url: URL) => oauth.openUrl(alias, url) } : {}) } } : {}),
+        ...(oauth ? { oauth: { store: oauth.store, ...(this.#opts.onStatus ? { report: this.#opts.onStatus } : {}), ...(interactive ? { openUrl: (url: URL) => oauth.openUrl(alias, url) } : {}) } } : {}),
       });
       if (existing) await existing.close();
       this.#sessions.set(alias, session);
@@ -421,11 +425,6 @@ export class McpRegistry {
       this.#opts.onStatus?.(`mcp ${found.session.alias}: cannot check arguments of ${found.tool.name} (${result.unusable}); the server will`);
     }
     return [];
-  }
-
-  /** Every OAuth token and client secret kept, named for redaction (`mcp oauth`). */
-  oauthSecrets(): Array<{ name: string; value: string }> {
-    return (this.#opts.oauth?.store.secrets() ?? []).map((value) => ({ name: 'mcp-oauth', value }));
   }
 
   /** Closes every session (in parallel) and forgets them. Never rejects. */

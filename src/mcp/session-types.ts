@@ -78,6 +78,8 @@ export interface McpOAuthOptions {
   store: OAuthStore;
   /** Opens the authorization page; absent where no login may start (start-up). */
   openUrl?: OpenUrl;
+  /** Hears that the store's file could not be written. */
+  report?: (problem: string) => void;
 }
 
 /** Options of one `callTool`. */

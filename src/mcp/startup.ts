@@ -5,7 +5,7 @@
 
 import type { Config } from '../config/schema.js';
 import { McpLoginNeededError } from './errors.js';
-import { OAuthStore } from './oauth-store.js';
+import type { OAuthStore } from './oauth-store.js';
 import { openUrl } from './open-url.js';
 import { McpRegistry, type McpConnectFailure } from './registry.js';
 import type { ProcessGroups } from './process-groups.js';
@@ -20,8 +20,8 @@ export interface StartupView {
 
 /** Where OAuth tokens are kept and how a login reaches the person. */
 export interface RegistryOAuthSetup {
-  /** OAuth state lives in `<stateDir>/mcp-oauth.json`; undefined keeps it in memory. */
-  stateDir: string | undefined;
+  /** Where OAuth state lives (`<stateDir>/mcp-oauth.json`, or memory). */
+  store: OAuthStore;
   isTTY: boolean;
   /** Where server log lines go; status lines when not given. */
   onLog?: (line: string) => void;
@@ -53,7 +53,7 @@ export function createRegistry(
     callTimeoutMs: config.mcp.call_timeout_ms,
     maxResultChars: config.mcp.max_result_chars,
     oauth: {
-      store: new OAuthStore(oauth.stateDir, status),
+      store: oauth.store,
       openUrl: async (alias, url) => {
         const by = await openUrl(url.href, { env, isTTY: oauth.isTTY });
         const where = by === 'none' ? 'open this URL to log in' : 'log in in the browser; if it did not open, use this URL';

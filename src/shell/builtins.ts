@@ -13,6 +13,11 @@ export interface ShellState {
   env: Record<string, string | undefined>;
 }
 
+/** The state of a shell started in `cwd` with `env`. */
+export function shellState(cwd: string, env: Record<string, string | undefined>): ShellState {
+  return { cwd, oldpwd: env.OLDPWD, env: { ...env, PWD: cwd } };
+}
+
 export type BuiltinName = 'cd' | 'export' | 'unset';
 
 /** A builtin's outcome: output for the terminal, or an error message; status like a shell's. */

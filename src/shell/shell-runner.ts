@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { Config } from '../config/schema.js';
 import type { WordKind } from '../line-router.js';
 import type { PendingOutput } from '../context/pending-output.js';
-import { matchBuiltin, runBuiltin, type ShellState } from './builtins.js';
+import { matchBuiltin, runBuiltin, shellState, type ShellState } from './builtins.js';
 import { OutputCapture, normalizeOutput } from './capture.js';
 import { parseCompletion, type ShellCompletion } from './completion-answer.js';
 import { isInteractiveCommand } from './interactive.js';
@@ -40,13 +40,16 @@ export interface ShellRunnerParts {
   /** The starting directory and environment; the runner keeps its own copy. */
   cwd: string;
   env: Record<string, string | undefined>;
+  /**
+   * The directory and environment as they change, when others read them too (the redactor looks
+   * up secrets in it); made from `cwd` and `env` when not given.
+   */
+  state?: ShellState;
   /** On a terminal: interactive programs get it, and Ctrl-C reaches children from it. */
   isTTY: boolean;
   view: ExecView;
   /** Captured output goes here for the next user turn. */
   pending: PendingOutput;
-  /** Called after a command changed the directory. */
-  onCwdChange?: (cwd: string) => void;
   /** The session's shell; null runs each line in its own process. */
   session?: ShellSession | null;
   /** On a terminal: the keyboard, handed to a running command until the returned function is called. */
@@ -71,14 +74,24 @@ export class ShellRunner {
   #envStale = false;
   /** What the session's shell said of words (null: no such command), until a command may change it. */
   readonly #kinds = new Map<string, WordKind | null>();
+  readonly #cwdListeners: Array<(cwd: string) => void> = [];
 
   constructor(parts: ShellRunnerParts) {
     this.#parts = parts;
-    this.#state = { cwd: parts.cwd, oldpwd: parts.env.OLDPWD, env: { ...parts.env, PWD: parts.cwd } };
+    this.#state = parts.state ?? shellState(parts.cwd, parts.env);
     parts.session?.onCwdChange((cwd) => {
       this.#state.cwd = cwd;
-      parts.onCwdChange?.(cwd);
+      this.#cwdChanged(cwd);
     });
+  }
+
+  /** `listener` hears each change of the directory a command made (the MCP servers' roots follow it). */
+  onCwdChange(listener: (cwd: string) => void): void {
+    this.#cwdListeners.push(listener);
+  }
+
+  #cwdChanged(cwd: string): void {
+    for (const listener of this.#cwdListeners) listener(cwd);
   }
 
   /** The session's shell, when lines run in one that works. */
@@ -202,7 +215,7 @@ export class ShellRunner {
       const before = this.#state.cwd;
       const result = await runBuiltin(builtin.name, builtin.rest, this.#state);
       this.#lastStatus = result.status;
-      if (this.#state.cwd !== before) this.#parts.onCwdChange?.(this.#state.cwd);
+      if (this.#state.cwd !== before) this.#cwdChanged(this.#state.cwd);
       if (result.output) view.info(result.output);
       if (result.error) view.error(result.error);
       return;

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultModels } from '../../src/config/default-models.js';
 import { resolveConfig, type Config } from '../../src/config/schema.js';
+import { OAuthStore } from '../../src/mcp/oauth-store.js';
 import { BackgroundConnect, createRegistry, type StartupView } from '../../src/mcp/startup.js';
 import { fixtureStdio, httpServer, refusedUrl } from '../support/mcp-servers.js';
 
@@ -31,7 +32,7 @@ describe('BackgroundConnect', () => {
   it('reports nothing before the attempts end, then each failure once', async () => {
     const config = configWith({ dead: httpServer(await refusedUrl()), live: fixtureStdio() });
     const { seen, view } = recordingView();
-    const registry = createRegistry(config, { PATH: process.env.PATH }, 'test', view, { stateDir: undefined, isTTY: false });
+    const registry = createRegistry(config, { PATH: process.env.PATH }, 'test', view, { store: new OAuthStore(undefined), isTTY: false });
     const start = new BackgroundConnect(registry, config);
     try {
       start.report(view);
@@ -55,7 +56,7 @@ describe('BackgroundConnect', () => {
   it('an aborted wait returns at once and leaves the failures for later', async () => {
     const config = configWith({ dead: httpServer(await refusedUrl()) });
     const { seen, view } = recordingView();
-    const registry = createRegistry(config, { PATH: process.env.PATH }, 'test', view, { stateDir: undefined, isTTY: false });
+    const registry = createRegistry(config, { PATH: process.env.PATH }, 'test', view, { store: new OAuthStore(undefined), isTTY: false });
     const start = new BackgroundConnect(registry, config);
     const aborted = new AbortController();
     aborted.abort();
