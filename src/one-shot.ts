@@ -9,31 +9,19 @@
 
 import { StringDecoder } from 'node:string_decoder';
 import { BrokerError } from './broker/errors.js';
+import { buildSession, sessionSecrets, type Secrets } from './build-session.js';
 import { extractCmdLines } from './cmd-contract.js';
 import type { Config } from './config/schema.js';
-import { PendingOutput } from './context/pending-output.js';
 import { AishError, UsageError, errorMessage } from './errors.js';
-import { SessionStore } from './history/session.js';
 import type { Io } from './io.js';
 import type { ProcessGroups } from './mcp/process-groups.js';
-import { connectConfiguredServers, createRegistry } from './mcp/startup.js';
-import { Renderer } from './render/renderer.js';
+import { connectConfiguredServers } from './mcp/startup.js';
 import { ScriptOutput, createStatusView, type ScriptError, type ScriptFormat } from './render/script-output.js';
-import { colorLevel, createStyle } from './render/style.js';
 import { createTurnView } from './render/turn-view.js';
-import { ApprovalGate } from './safety/gate.js';
-import { policyFromConfig } from './safety/policy.js';
-import { Redactor } from './safety/redact.js';
-import { secretShapeScan } from './secret-rules.js';
-import { ProjectContext } from './project/context.js';
 import { fenced } from './project/mentions.js';
 import { OutputCapture, type CapturedOutput } from './shell/capture.js';
-import { enabledBuiltins } from './config/defaults.js';
-import { serverRequests } from './tools/server-requests.js';
-import { SessionTools } from './tools/session-tools.js';
-import { TurnCore } from './turn/core.js';
 import type { TurnEvent } from './turn/types.js';
-import { presetModels, startingModel } from './turn/model-client.js';
+import { startingModel } from './turn/model-client.js';
 
 export interface OneShotOptions {
   io: Io;
@@ -77,30 +65,22 @@ export function oneShotPrompt(prompt: string, stdinText: string | undefined): st
   return `${fenced(stdinText.replace(/\n+$/, ''))}\n\n${prompt}`;
 }
 
-/** The MCP servers of the run, once they exist. */
-interface Servers {
-  registry?: ReturnType<typeof createRegistry>;
-}
-
 /**
  * Asks once and returns the exit code. With `output`, stdout gets the JSON answer or, for any
  * failure (a usage error too, which is then rethrown for its stderr line), the JSON error.
  */
 export async function runOneShot(opts: OneShotOptions): Promise<number> {
-  const { config, env } = opts;
-  // The OAuth tokens of the servers, once they are connected, are secrets too.
-  const servers: Servers = {};
-  const { redact } = Redactor.forEnv({ env: () => env, config, extra: () => servers.registry?.oauthSecrets() ?? [], shapes: secretShapeScan() });
-  const script = new ScriptOutput(opts.output ?? 'text', opts.io.output, redact);
+  const secrets = sessionSecrets({ config: opts.config, env: opts.env, cwd: opts.cwd, stateDir: opts.stateDir });
+  const script = new ScriptOutput(opts.output ?? 'text', opts.io.output, secrets.redact);
   try {
-    return await askOnce(opts, script, redact, servers);
+    return await askOnce(opts, secrets, script);
   } catch (err) {
     script.fail(scriptError(err));
     throw err;
   }
 }
 
-async function askOnce(opts: OneShotOptions, script: ScriptOutput, redact: (text: string) => string, servers: Servers): Promise<number> {
+async function askOnce(opts: OneShotOptions, secrets: Secrets, script: ScriptOutput): Promise<number> {
   if (opts.prompt.trim() === '') throw new UsageError('-p needs a question');
   const { config, env, piped } = opts;
   if (piped?.binary) throw new UsageError(`-p: standard input looks binary (${piped.rawChars} chars with NUL bytes); pipe text (e.g. through strings or xxd)`);
@@ -108,47 +88,33 @@ async function askOnce(opts: OneShotOptions, script: ScriptOutput, redact: (text
   // With JSON on stdout, everything the renderer writes goes to stderr, undecorated: stdout
   // carries nothing but the script's lines.
   const io = opts.output ? { ...opts.io, output: opts.io.errors, isTTY: false } : opts.io;
-  const render = new Renderer(io, createStyle(colorLevel(env, io.isTTY)), redact);
-  // Stored logins and the client-credentials grant work here; nobody is sent to a browser.
-  const shown = opts.output ? createStatusView(render) : createTurnView(render, { showStats: config.ui.show_stats });
-  const view = (e: TurnEvent) => {
-    shown(e);
-    script.observer(e);
-  };
-  const models = presetModels(config, env, redact);
-  const gate = new ApprovalGate({ policy: policyFromConfig(config), ask: null, show: () => {} });
-  // Nobody can answer a server here: mcp.elicitation and mcp.sampling decide.
-  const requests = serverRequests({
-    elicitation: config.mcp.elicitation,
-    sampling: config.mcp.sampling,
-    ask: null,
-    status: (message) => view({ type: 'notice', message }),
-    gate,
-    openUrl: async () => {},
-    complete: async (messages, maxTokens, signal) => ({ text: await models.askOnce(model, messages, { maxTokens, timeoutMs: 120_000, signal, purpose: 'sampling' }), model: config.models[model]?.model ?? model }),
-    cwd: () => opts.cwd,
-    roots: config.mcp.roots,
-    home: env.HOME,
-  });
-  const registry = createRegistry(config, env, opts.version, render, { stateDir: opts.stateDir, isTTY: false, onLog: (line) => view({ type: 'notice', message: line }), requests, ...(opts.groups ? { groups: opts.groups } : {}) });
-  servers.registry = registry;
-  const status = (message: string) => render.status(message);
-  const project = new ProjectContext(config.context.project.max_chars, () => env);
-  const sessions = opts.resume === undefined ? null : new SessionStore({ historyDir: opts.historyDir, enabled: true, startedAt: new Date(), model, version: opts.version, onStatus: status, redact });
-  // Nobody is asked: tools run only when auto-approved, CMD: lines are printed and never run.
-  const core = new TurnCore({
-    unattended: true,
+  // Nobody is asked: tools run only when auto-approved (and a server's questions are answered by
+  // mcp.elicitation and mcp.sampling), CMD: lines are printed and never run.
+  const session = buildSession({
+    secrets,
+    io,
     config,
-    models,
-    pending: new PendingOutput(),
-    tools: new SessionTools({ mcp: registry, builtins: enabledBuiltins(config.tools.builtin), cwd: () => opts.cwd, maxChars: config.mcp.max_result_chars, maxTools: config.mcp.max_tools, groups: config.mcp.groups }).host,
-    gate,
-    commands: null,
-    recorder: sessions,
-    background: () => null,
-    project: () => project.block(opts.cwd),
-    observer: view,
+    env,
+    cwd: opts.cwd,
+    version: opts.version,
+    stateDir: opts.stateDir,
+    historyDir: opts.historyDir,
+    model,
+    questions: null,
+    view: (render) => {
+      const shown = opts.output ? createStatusView(render) : createTurnView(render, { showStats: config.ui.show_stats });
+      return (e: TurnEvent) => {
+        shown(e);
+        script.observer(e);
+      };
+    },
+    holdLogs: false,
+    record: opts.resume !== undefined,
+    browser: false,
+    memory: false,
+    ...(opts.groups ? { groups: opts.groups } : {}),
   });
+  const { render, status, sessions, core, gate, mcp: registry } = session;
   if (sessions && opts.resume !== undefined) {
     try {
       const resumed = await sessions.continueIn(core.context, opts.resume);
@@ -161,7 +127,7 @@ async function askOnce(opts: OneShotOptions, script: ScriptOutput, redact: (text
   await connectConfiguredServers(registry, config, render);
   const result = await core.ask(oneShotPrompt(opts.prompt, piped?.text), model, opts.signal);
   render.endLine();
-  const session = sessions?.file ?? null;
+  const file = sessions?.file ?? null;
   sessions?.close();
   let code: number;
   switch (result.outcome) {
@@ -187,7 +153,7 @@ async function askOnce(opts: OneShotOptions, script: ScriptOutput, redact: (text
         cmd_lines: cmdLines,
         model: core.usage.last ?? model,
         usage: { prompt_tokens: total.promptTokens, completion_tokens: total.completionTokens, estimated: total.estimated },
-        session,
+        session: file,
       });
       code = denied.length > 0 || script.toolDenied ? EXIT.denied : EXIT.answered;
     }

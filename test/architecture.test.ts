@@ -73,8 +73,10 @@ const LAYERS: Record<string, readonly string[]> = {
   front: ['cli', 'config', 'errors', 'io', 'render', 'repl', 'safety'],
   // How aish ends (signals, lost streams, the exit), from the start-up file on.
   shutdown: ['errors'],
-  'one-shot': ['broker', 'cmd-contract', 'config', 'context', 'errors', 'history', 'io', 'mcp', 'project', 'render', 'safety', 'secret-rules', 'shell', 'tools', 'turn'],
-  app: ['config', 'context', 'errors', 'history', 'io', 'mcp', 'memory', 'meta', 'norris', 'preview', 'project', 'render', 'repl', 'safety', 'secret-rules', 'shell', 'tools', 'turn', 'undo'],
+  // The one way a session is built, for the REPL and -p alike.
+  'build-session': ['config', 'context', 'history', 'io', 'mcp', 'memory', 'norris', 'preview', 'project', 'render', 'repl', 'safety', 'secret-rules', 'shell', 'tools', 'turn', 'undo'],
+  'one-shot': ['broker', 'build-session', 'cmd-contract', 'config', 'errors', 'io', 'mcp', 'project', 'render', 'shell', 'turn'],
+  app: ['build-session', 'config', 'errors', 'history', 'io', 'mcp', 'memory', 'meta', 'render', 'repl', 'turn'],
   main: ['app', 'cli', 'config', 'errors', 'front', 'history', 'io', 'mcp', 'one-shot', 'render', 'safety', 'secret-rules', 'shutdown', 'trust'],
   // The second start-up file: V8 flags, shutdown, the front, then main.ts.
   start: ['cli', 'code-cache', 'errors', 'fd-write', 'front', 'main', 'shutdown', 'v8-flags'],
@@ -280,6 +282,26 @@ describe('edges of the program', () => {
       for (const imp of graph.get(file)!) {
         if (imp.internal) expect(['render', 'repl'], `${file} imports ${imp.target}`).not.toContain(unitOf(imp.target));
       }
+    }
+  });
+
+  it('builds a session in one place: the REPL and -p get their parts from build-session.ts', () => {
+    const makers = ['new TurnCore(', 'new ApprovalGate(', 'createRegistry(', 'new SessionTools(', 'serverRequests(', 'new ShellRunner(', 'new NorrisMode('];
+    for (const file of files.filter((f) => f !== 'build-session.ts')) {
+      const text = readFileSync(path.join(SRC, file), 'utf8');
+      for (const maker of makers) expect(text.includes(maker) && !text.includes(`export function ${maker.replace(/\($/, '')}`), `${file} calls ${maker}`).toBe(false);
+    }
+    for (const file of ['app.ts', 'one-shot.ts']) expect(graph.get(file)!.some((i) => i.target === 'build-session.ts'), file).toBe(true);
+  });
+
+  it('wires parts in order: no `let` in app.ts or build-session.ts for a closure to read before it is set', () => {
+    for (const file of ['app.ts', 'build-session.ts']) expect(readFileSync(path.join(SRC, file), 'utf8')).not.toMatch(/\blet\s/);
+  });
+
+  it('keeps repl/repl.ts the loop and little else (under 250 lines); meta commands get ports, never the loop', () => {
+    expect(readFileSync(path.join(SRC, 'repl', 'repl.ts'), 'utf8').split('\n').length).toBeLessThan(250);
+    for (const file of files.filter((f) => unitOf(f) === 'meta')) {
+      expect(readFileSync(path.join(SRC, file), 'utf8'), file).not.toMatch(/\bRepl\b|ReplInput|MetaContext/);
     }
   });
 });

@@ -8,9 +8,18 @@ import { copyToClipboard } from '../clipboard.js';
 import { UsageError } from '../errors.js';
 import { codeBlocks } from '../render/code-blocks.js';
 import { neutralize } from '../render/sanitize.js';
+import type { Renderer } from '../render/renderer.js';
+import type { ShellRunner } from '../shell/shell-runner.js';
+import type { TurnCore } from '../turn/core.js';
 import type { MetaCommand } from './types.js';
 
-export const copyCommands: MetaCommand[] = [
+export interface CopyPort {
+  readonly render: Pick<Renderer, 'status' | 'flush' | 'io'>;
+  readonly core: Pick<TurnCore, 'lastReply'>;
+  readonly shell: Pick<ShellRunner, 'env'>;
+}
+
+export const copyCommands: MetaCommand<CopyPort>[] = [
   {
     name: 'copy',
     usage: '[code [N]]',

@@ -4,9 +4,26 @@ import { asksShell, explainRoute } from '../line-router.js';
 import { UsageError } from '../errors.js';
 import { formatCost } from '../turn/usage.js';
 import { twoColumns, wrapWords } from '../render/columns.js';
-import type { MetaCommand } from './types.js';
+import type { Config } from '../config/schema.js';
+import type { Renderer } from '../render/renderer.js';
+import type { ShellRunner } from '../shell/shell-runner.js';
+import type { TurnCore } from '../turn/core.js';
+import type { CommandInfo, ConversationPort, MetaCommand } from './types.js';
 
-export const coreCommands: MetaCommand[] = [
+export interface CorePort {
+  readonly render: Pick<Renderer, 'info' | 'status' | 'io'>;
+  /** The whole table, for `:help`. */
+  readonly commands: readonly CommandInfo[];
+  readonly config: Config;
+  readonly conversation: ConversationPort;
+  readonly core: Pick<TurnCore, 'usage' | 'proposed' | 'offer'>;
+  readonly shell: Pick<ShellRunner, 'run' | 'wordKind'>;
+  /** Ends the loop after this line. */
+  quit(): void;
+  clearScreen(): void;
+}
+
+export const coreCommands: MetaCommand<CorePort>[] = [
   {
     name: 'help',
     usage: '[command]',
@@ -58,7 +75,7 @@ export const coreCommands: MetaCommand[] = [
     usage: '',
     summary: 'empty the conversation and the pending exec output',
     run(_args, ctx) {
-      ctx.resetConversation();
+      ctx.conversation.reset();
       ctx.render.status('conversation reset');
     },
   },
@@ -70,14 +87,14 @@ export const coreCommands: MetaCommand[] = [
     run(args, ctx) {
       const name = args.trim();
       if (name === '') {
-        const m = ctx.config.models[ctx.activeModel]!;
-        ctx.render.info(`${ctx.activeModel}: ${m.model} at ${m.endpoint}`);
+        const m = ctx.config.models[ctx.conversation.activeModel]!;
+        ctx.render.info(`${ctx.conversation.activeModel}: ${m.model} at ${m.endpoint}`);
         return;
       }
       if (!ctx.config.models[name]) {
         throw new UsageError(`no preset named "${name}" (presets: ${Object.keys(ctx.config.models).join(', ')})`);
       }
-      ctx.activeModel = name;
+      ctx.conversation.activeModel = name;
       ctx.render.status(`model set to ${name}`);
     },
   },
@@ -87,7 +104,7 @@ export const coreCommands: MetaCommand[] = [
     summary: 'list model presets (* marks the active one)',
     run(_args, ctx) {
       const rows = Object.entries(ctx.config.models).map(([name, m]) => {
-        const mark = name === ctx.activeModel ? '*' : ' ';
+        const mark = name === ctx.conversation.activeModel ? '*' : ' ';
         return [`${mark} ${name}`, `${m.model}  ${m.endpoint}`] as const;
       });
       ctx.render.info(twoColumns(rows, ctx.render.io.columns(), { indent: 0 }).join('\n'));
@@ -108,7 +125,7 @@ export const coreCommands: MetaCommand[] = [
     summary: 'send a line to the model, whatever the router would say',
     async run(args, ctx, signal) {
       if (args.trim() === '') throw new UsageError('usage: :ask <text>');
-      await ctx.askModel(args.trim(), signal);
+      await ctx.conversation.ask(args.trim(), signal);
     },
   },
   {

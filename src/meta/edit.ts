@@ -5,15 +5,24 @@
 
 import type { MetaCommand } from './types.js';
 
-export const editCommands: MetaCommand[] = [
+export interface EditPort {
+  /**
+   * Composes a line in $VISUAL/$EDITOR starting from `initial` and shows it after the prompt; null
+   * when cancelled (the reason is already shown). Throws a UsageError without a terminal.
+   */
+  composeLine(initial: string): Promise<string | null>;
+  /** Runs `line` next, as if typed: routed to the shell, a meta command or the model. */
+  runNext(line: string): void;
+}
+
+export const editCommands: MetaCommand<EditPort>[] = [
   {
     name: 'edit',
     usage: '[text]',
     summary: 'compose a line in $VISUAL/$EDITOR (Ctrl-X Ctrl-E at the prompt), then run it as typed',
-    async run(args, ctx, signal) {
+    async run(args, ctx) {
       const text = await ctx.composeLine(args.trimEnd());
-      if (text === null) return;
-      await ctx.runInput(text, signal);
+      if (text !== null) ctx.runNext(text);
     },
   },
 ];

@@ -5,7 +5,13 @@
 import { UsageError } from '../errors.js';
 import type { McpSession } from '../mcp/session.js';
 import { isClean, neutralize } from '../render/sanitize.js';
-import type { MetaContext } from './types.js';
+import type { McpRegistry } from '../mcp/registry.js';
+import type { Say } from './types.js';
+
+/** What the resource and prompt lists, `:mcp read` and their Tab use. */
+export interface McpListsPort extends Say {
+  readonly mcp: Pick<McpRegistry, 'connected' | 'connectedSession' | 'readResource'>;
+}
 
 /** Rows as aligned columns (the last column is not padded). */
 export function table(rows: string[][]): string {
@@ -27,7 +33,7 @@ function size(bytes: number | undefined): string {
 }
 
 /** The sessions a list is about: the one named (which must offer `what`), else every connected one that does. */
-async function sessionsFor(ctx: MetaContext, alias: string | undefined, what: 'resources' | 'prompts'): Promise<McpSession[]> {
+async function sessionsFor(ctx: McpListsPort, alias: string | undefined, what: 'resources' | 'prompts'): Promise<McpSession[]> {
   const offers = (s: McpSession) => (what === 'resources' ? s.lists.offersResources : s.lists.offersPrompts);
   if (alias !== undefined) {
     const session = ctx.mcp.connectedSession(alias);
@@ -41,7 +47,7 @@ async function sessionsFor(ctx: MetaContext, alias: string | undefined, what: 'r
 }
 
 /** One block per server offering `what` (or the one named), then a hint; a line when none does. */
-async function showLists(ctx: MetaContext, alias: string | undefined, what: 'resources' | 'prompts', block: (s: McpSession) => string, hint: string): Promise<void> {
+async function showLists(ctx: McpListsPort, alias: string | undefined, what: 'resources' | 'prompts', block: (s: McpSession) => string, hint: string): Promise<void> {
   const sessions = await sessionsFor(ctx, alias, what);
   if (sessions.length === 0) {
     ctx.render.info(`no connected MCP server offers ${what}`);
@@ -53,7 +59,7 @@ async function showLists(ctx: MetaContext, alias: string | undefined, what: 'res
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** `:mcp resources [alias]`: each server's resources (name, URI, type, size) and templates. */
-export function listResources(ctx: MetaContext, alias: string | undefined): Promise<void> {
+export function listResources(ctx: McpListsPort, alias: string | undefined): Promise<void> {
   return showLists(
     ctx,
     alias,
@@ -74,7 +80,7 @@ export function listResources(ctx: MetaContext, alias: string | undefined): Prom
 }
 
 /** `:mcp prompts [alias]`: each server's prompts with their arguments (required ones marked). */
-export function listPrompts(ctx: MetaContext, alias: string | undefined): Promise<void> {
+export function listPrompts(ctx: McpListsPort, alias: string | undefined): Promise<void> {
   return showLists(
     ctx,
     alias,
@@ -101,7 +107,7 @@ export function aliasAndRest(text: string | undefined, usage: string): [string, 
 }
 
 /** `:mcp read <alias>:<uri>`: the resource's text (or blob summary) on the terminal, nothing to the model. */
-export async function readResource(ctx: MetaContext, target: string | undefined, signal: AbortSignal): Promise<void> {
+export async function readResource(ctx: McpListsPort, target: string | undefined, signal: AbortSignal): Promise<void> {
   const [alias, uri] = aliasAndRest(target, 'usage: :mcp read <alias>:<uri>');
   let parts;
   try {
@@ -118,7 +124,7 @@ export async function readResource(ctx: MetaContext, target: string | undefined,
 }
 
 /** Tab candidates `alias:<uri>` (and `alias:` for the servers) from the cached lists (a fetch in flight is waited for). */
-export async function resourceTargets(ctx: MetaContext, prefix: string): Promise<string[]> {
+export async function resourceTargets(ctx: McpListsPort, prefix: string): Promise<string[]> {
   const colon = prefix.indexOf(':');
   const sessions = ctx.mcp.connected().filter((s) => s.lists.offersResources);
   if (colon === -1) return sessions.map((s) => `${s.alias}:`).filter((a) => a.startsWith(prefix));

@@ -2,8 +2,13 @@
 // MCP servers of this session.
 
 import { UsageError } from '../errors.js';
-import { listPrompts, listResources, readResource, resourceTargets, table } from './mcp-lists.js';
-import type { MetaCommand, MetaContext } from './types.js';
+import type { McpRegistry } from '../mcp/registry.js';
+import { listPrompts, listResources, readResource, resourceTargets, table, type McpListsPort } from './mcp-lists.js';
+import type { MetaCommand } from './types.js';
+
+export interface McpPort extends McpListsPort {
+  readonly mcp: Pick<McpRegistry, 'connect' | 'disconnect' | 'login' | 'logout' | 'list' | 'allTools' | 'findTool' | 'connected' | 'connectedSession' | 'readResource'>;
+}
 
 export { table } from './mcp-lists.js';
 
@@ -20,7 +25,7 @@ function takeOption(args: string[], flag: string): string | undefined {
   return value;
 }
 
-async function connect(args: string[], ctx: MetaContext, signal: AbortSignal): Promise<void> {
+async function connect(args: string[], ctx: McpPort, signal: AbortSignal): Promise<void> {
   const tokenEnv = takeOption(args, '--token-env');
   const aliasOption = takeOption(args, '--alias');
   const [target, ...rest] = args;
@@ -48,7 +53,7 @@ function statusCell(status: string, reason: string | undefined): string {
   return reason ? `${status}: ${reason}` : status;
 }
 
-export const mcpCommands: MetaCommand[] = [
+export const mcpCommands: MetaCommand<McpPort>[] = [
   {
     name: 'mcp',
     usage:

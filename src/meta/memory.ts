@@ -2,16 +2,25 @@
 
 import { UsageError } from '../errors.js';
 import { MEMORY_KINDS } from '../memory/store.js';
-import type { MetaCommand, MetaContext } from './types.js';
+import type { Config } from '../config/schema.js';
+import type { MemoryStore } from '../memory/store.js';
+import type { MetaCommand, Say } from './types.js';
+
+export interface MemoryPort extends Say {
+  readonly config: Pick<Config, 'memory'>;
+  readonly memory: Pick<MemoryStore, 'add' | 'list' | 'forget' | 'clear' | 'inject'>;
+  /** `:memory summarize`: proposes items from this session and asks about each. */
+  summarize(signal: AbortSignal): Promise<void>;
+}
 
 const SUBCOMMANDS = ['add', 'list', 'forget', 'clear', 'inject', 'summarize'];
 
-function store(ctx: MetaContext) {
+function store(ctx: MemoryPort) {
   if (!ctx.config.memory.enabled) throw new UsageError('memory is off (memory.enabled: false)');
   return ctx.memory;
 }
 
-export const memoryCommands: MetaCommand[] = [
+export const memoryCommands: MetaCommand<MemoryPort>[] = [
   {
     name: 'remember',
     usage: '<text>',
@@ -60,7 +69,7 @@ export const memoryCommands: MetaCommand[] = [
           return;
         }
         case 'summarize':
-          await ctx.summarizeMemory(signal);
+          await ctx.summarize(signal);
           return;
         default:
           throw new UsageError(`unknown :memory subcommand "${sub}" (${SUBCOMMANDS.join(', ')})`);

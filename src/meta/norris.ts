@@ -2,9 +2,16 @@
 // at any [Norris] question).
 
 import { UsageError } from '../errors.js';
-import type { MetaCommand } from './types.js';
+import type { NorrisMode } from '../norris/mode.js';
+import type { MetaCommand, Say } from './types.js';
 
-export const norrisCommands: MetaCommand[] = [
+export interface NorrisPort extends Say {
+  readonly norris: Pick<NorrisMode, 'running'>;
+  /** Runs Norris toward `goal` until it ends; lines typed meanwhile reach it. */
+  runNorris(goal: string, signal: AbortSignal): Promise<void>;
+}
+
+export const norrisCommands: MetaCommand<NorrisPort>[] = [
   {
     name: 'norris',
     usage: '<goal>',

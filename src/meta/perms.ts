@@ -2,11 +2,18 @@
 // approval policy decides for a command, and why (SPEC §11 permissions).
 
 import { UsageError } from '../errors.js';
-import type { MetaCommand } from './types.js';
+import type { Config } from '../config/schema.js';
+import type { ApprovalGate } from '../safety/gate.js';
+import type { MetaCommand, Say } from './types.js';
+
+export interface PermsPort extends Say {
+  readonly config: Pick<Config, 'permissions' | 'shell'>;
+  readonly gate: Pick<ApprovalGate, 'judge'>;
+}
 
 const list = (items: readonly string[]) => (items.length ? items.join('  ') : '(none)');
 
-export const permsCommands: MetaCommand[] = [
+export const permsCommands: MetaCommand<PermsPort>[] = [
   {
     name: 'perms',
     usage: '[check <command>]',

@@ -4,15 +4,27 @@
 import { UsageError } from '../errors.js';
 import { gitDiff } from '../project/git.js';
 import { OutputCapture } from '../shell/capture.js';
-import type { MetaCommand } from './types.js';
+import type { Config } from '../config/schema.js';
+import type { ProjectContext } from '../project/context.js';
+import type { ShellRunner } from '../shell/shell-runner.js';
+import type { TurnCore } from '../turn/core.js';
+import type { MetaCommand, Say } from './types.js';
 
-export const projectCommands: MetaCommand[] = [
+export interface ProjectPort extends Say {
+  readonly config: Pick<Config, 'shell'>;
+  readonly core: Pick<TurnCore, 'pending'>;
+  readonly shell: Pick<ShellRunner, 'cwd' | 'env'>;
+  /** The `[project]` block the model gets for a directory; null outside a git work tree. */
+  readonly project: Pick<ProjectContext, 'block'>;
+}
+
+export const projectCommands: MetaCommand<ProjectPort>[] = [
   {
     name: 'tree',
     usage: '',
     summary: 'show the [project] block the model gets (git work tree, branch, tracked files)',
     async run(_args, ctx) {
-      const block = await ctx.projectBlock();
+      const block = await ctx.project.block(ctx.shell.cwd);
       ctx.render.info(block ?? 'not in a git work tree: no [project] block is sent');
     },
   },

@@ -3,10 +3,16 @@
 // :prompt <alias>:<name> [key=value ...] runs an MCP server's prompt (server-prompt.ts).
 
 import { UsageError } from '../errors.js';
-import { completeServerPrompt, isServerPrompt, runServerPrompt } from './server-prompt.js';
-import type { MetaCommand } from './types.js';
+import type { SavedPrompts } from '../history/saved-prompts.js';
+import { completeServerPrompt, isServerPrompt, runServerPrompt, type ServerPromptPort } from './server-prompt.js';
+import type { ConversationPort, MetaCommand } from './types.js';
 
-export const promptCommands: MetaCommand[] = [
+export interface PromptPort extends ServerPromptPort {
+  readonly prompts: Pick<SavedPrompts, 'list' | 'get' | 'save' | 'forget'>;
+  readonly conversation: Pick<ConversationPort, 'ask' | 'lastQuestion'>;
+}
+
+export const promptCommands: MetaCommand<PromptPort>[] = [
   {
     name: 'prompt',
     usage: '[save <name> | forget <name> | <name> [args] | <alias>:<name> [key=value ...]]',
@@ -31,7 +37,7 @@ export const promptCommands: MetaCommand[] = [
       if (first === 'save') {
         const name = rest[0];
         if (!name || rest.length > 1) throw new UsageError('usage: :prompt save <name>');
-        const last = ctx.lastQuestion;
+        const last = ctx.conversation.lastQuestion;
         if (last === null) throw new UsageError('no question sent to the model yet');
         ctx.prompts.save(name, last);
         ctx.render.status(`saved prompt ${name}`);
@@ -46,7 +52,7 @@ export const promptCommands: MetaCommand[] = [
       }
       const saved = ctx.prompts.get(first);
       if (saved === undefined) throw new UsageError(`no saved prompt named ${first} (:prompt lists them)`);
-      await ctx.askModel(rest.length ? `${saved} ${rest.join(' ')}` : saved, signal);
+      await ctx.conversation.ask(rest.length ? `${saved} ${rest.join(' ')}` : saved, signal);
     },
   },
 ];

@@ -2,11 +2,19 @@
 
 import { UsageError } from '../errors.js';
 import { classifyText } from '../model-routing/classify.js';
-import type { MetaCommand } from './types.js';
+import type { Config } from '../config/schema.js';
+import type { TurnCore } from '../turn/core.js';
+import type { ConversationPort, MetaCommand, Say } from './types.js';
+
+export interface RoutePort extends Say {
+  readonly config: Pick<Config, 'routing'>;
+  readonly core: Pick<TurnCore, 'routing'>;
+  readonly conversation: Pick<ConversationPort, 'activeModel'>;
+}
 
 const onOff = (prefix: string) => ['on', 'off'].filter((w) => w.startsWith(prefix));
 
-export const routeCommands: MetaCommand[] = [
+export const routeCommands: MetaCommand<RoutePort>[] = [
   {
     name: 'route',
     usage: 'on|off|classes|check <text>',
@@ -24,7 +32,7 @@ export const routeCommands: MetaCommand[] = [
           return;
         case '':
         case 'classes': {
-          const lines = (['code', 'reasoning', 'default'] as const).map((cls) => `  ${cls.padEnd(9)} → ${classes[cls] ?? `(active model: ${ctx.activeModel})`}`);
+          const lines = (['code', 'reasoning', 'default'] as const).map((cls) => `  ${cls.padEnd(9)} → ${classes[cls] ?? `(active model: ${ctx.conversation.activeModel})`}`);
           ctx.render.info([`routing is ${routing.auto ? 'on' : 'off'}`, ...lines].join('\n'));
           return;
         }
@@ -33,7 +41,8 @@ export const routeCommands: MetaCommand[] = [
           if (!text) throw new UsageError('usage: :route check <text>');
           const { cls, reason } = classifyText(text);
           const preset = classes[cls];
-          const target = !routing.auto ? `${ctx.activeModel} (routing is off)` : (preset ?? `${ctx.activeModel} (no preset for ${cls})`);
+          const model = ctx.conversation.activeModel;
+          const target = !routing.auto ? `${model} (routing is off)` : (preset ?? `${model} (no preset for ${cls})`);
           ctx.render.info(`${cls}: ${reason} → ${target}`);
           return;
         }

@@ -11,19 +11,29 @@ import { capText } from '../mcp/outcome.js';
 import { missingArguments, promptArguments, promptTurnText } from '../mcp/server-content.js';
 import type { McpSession } from '../mcp/session.js';
 import { isClean } from '../render/sanitize.js';
-import type { MetaContext } from './types.js';
+import type { McpRegistry } from '../mcp/registry.js';
+import type { Renderer } from '../render/renderer.js';
+import type { AskLine, ConversationPort } from './types.js';
+
+/** What a server's prompt needs: the servers, a question for a missing argument, the model. */
+export interface ServerPromptPort {
+  readonly render: Pick<Renderer, 'info' | 'status' | 'style'>;
+  readonly mcp: Pick<McpRegistry, 'connected' | 'connectedSession' | 'knows'>;
+  readonly askLine: AskLine;
+  readonly conversation: Pick<ConversationPort, 'ask'>;
+}
 
 /** How much of a server prompt's text is shown before it is sent (all of it goes to the model). */
 const SHOWN_CHARS = 2000;
 
 /** Whether `word` names a server prompt (`<alias>:<name>` of a server of the session). */
-export function isServerPrompt(word: string, ctx: MetaContext): boolean {
+export function isServerPrompt(word: string, ctx: ServerPromptPort): boolean {
   const colon = word.indexOf(':');
   return colon > 0 && ctx.mcp.knows(word.slice(0, colon));
 }
 
 /** The session and prompt `<alias>:<name>` names; a UsageError says why there is none. */
-async function findPrompt(ctx: MetaContext, target: string): Promise<{ session: McpSession; name: string; label: string }> {
+async function findPrompt(ctx: ServerPromptPort, target: string): Promise<{ session: McpSession; name: string; label: string }> {
   const colon = target.indexOf(':');
   const alias = target.slice(0, colon);
   const name = target.slice(colon + 1);
@@ -34,7 +44,7 @@ async function findPrompt(ctx: MetaContext, target: string): Promise<{ session: 
 }
 
 /** Runs `:prompt <alias>:<name> [key=value ...]`; `argText` is everything after the name. */
-export async function runServerPrompt(ctx: MetaContext, target: string, argText: string, signal: AbortSignal): Promise<void> {
+export async function runServerPrompt(ctx: ServerPromptPort, target: string, argText: string, signal: AbortSignal): Promise<void> {
   const { session, name, label } = await findPrompt(ctx, target);
   const prompt = session.lists.prompts.find((p) => p.name === name);
   if (!prompt) throw new UsageError(`mcp ${session.alias} has no prompt named ${name} (:mcp prompts ${session.alias} lists them)`);
@@ -62,14 +72,14 @@ export async function runServerPrompt(ctx: MetaContext, target: string, argText:
   const count = got.value.messages.length;
   ctx.render.status(`${label}: ${count} message${count === 1 ? '' : 's'} (${text.length} chars) sent as your turn:`);
   ctx.render.info(capText(text, SHOWN_CHARS), (s) => ctx.render.style.dim(s));
-  await ctx.askModel(text, signal, { mentions: false });
+  await ctx.conversation.ask(text, signal, { mentions: false });
 }
 
 /**
  * Tab for `:prompt`: `<alias>:` for servers with prompts and `<alias>:<name>` once an alias is
  * typed; after the name, its arguments as `key=`, and `key=<value>` from the server's completion.
  */
-export async function completeServerPrompt(ctx: MetaContext, prefix: string, args: string): Promise<string[]> {
+export async function completeServerPrompt(ctx: ServerPromptPort, prefix: string, args: string): Promise<string[]> {
   const words = args.split(/\s+/);
   const sessions = ctx.mcp.connected().filter((s) => s.lists.offersPrompts);
   if (words.length <= 1) {

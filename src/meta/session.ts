@@ -2,14 +2,23 @@
 
 import path from 'node:path';
 import { UsageError } from '../errors.js';
-import type { MetaCommand } from './types.js';
+import type { SessionStore } from '../history/session.js';
+import type { TurnCore } from '../turn/core.js';
+import type { ToolControls } from '../turn/types.js';
+import type { MetaCommand, Say } from './types.js';
+
+export interface SessionPort extends Say {
+  readonly core: Pick<TurnCore, 'context' | 'pending'>;
+  readonly sessions: Pick<SessionStore, 'list' | 'names' | 'save' | 'resumeInto'>;
+  readonly tools: Pick<ToolControls, 'restore'>;
+}
 
 function preview(text: string, max = 70): string {
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
-export const sessionCommands: MetaCommand[] = [
+export const sessionCommands: MetaCommand<SessionPort>[] = [
   {
     name: 'history',
     usage: '',

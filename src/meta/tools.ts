@@ -3,15 +3,26 @@
 
 import { UsageError } from '../errors.js';
 import { table } from './mcp.js';
-import type { MetaCommand, MetaContext } from './types.js';
+import type { SessionStore } from '../history/session.js';
+import type { TurnCore } from '../turn/core.js';
+import type { ToolControls } from '../turn/types.js';
+import type { MetaCommand, Say } from './types.js';
+
+export interface ToolsPort extends Say {
+  /** The tools used so far (they stay in the next request). */
+  readonly core: Pick<TurnCore, 'context'>;
+  readonly tools: Pick<ToolControls, 'rows' | 'nextRequest' | 'apply' | 'rules' | 'groups'>;
+  /** The session log keeps the switches, for `:resume`. */
+  readonly sessions: Pick<SessionStore, 'toolRules'>;
+}
 
 const USAGE = 'usage: :tools [enable|disable <group|tool|alias__*>]';
 
-function usedTools(ctx: MetaContext): string[] {
+function usedTools(ctx: ToolsPort): string[] {
   return ctx.core.context.turns.flatMap((t) => (t.role === 'assistant' ? (t.tool_calls ?? []).map((c) => c.name) : []));
 }
 
-function list(ctx: MetaContext): void {
+function list(ctx: ToolsPort): void {
   const rows = ctx.tools.rows();
   const next = ctx.tools.nextRequest({ words: '', used: usedTools(ctx) });
   const on = rows.filter((r) => r.enabled).length;
@@ -19,7 +30,7 @@ function list(ctx: MetaContext): void {
   ctx.render.info(`${rows.length} tools, ${on} on; the next request carries ${next.tools} tools, about ${next.tokens} tokens of schema`);
 }
 
-function toggle(op: 'enable' | 'disable', target: string | undefined, ctx: MetaContext): void {
+function toggle(op: 'enable' | 'disable', target: string | undefined, ctx: ToolsPort): void {
   if (!target) throw new UsageError(USAGE);
   const result = ctx.tools.apply({ op, target });
   if ('problem' in result) throw new UsageError(result.problem);
@@ -28,7 +39,7 @@ function toggle(op: 'enable' | 'disable', target: string | undefined, ctx: MetaC
   ctx.render.status(`${op}d ${target}: ${n} tool${n === 1 ? '' : 's'}${n ? ` (${result.touched.join(', ')})` : ''}`);
 }
 
-export const toolsCommands: MetaCommand[] = [
+export const toolsCommands: MetaCommand<ToolsPort>[] = [
   {
     name: 'tools',
     usage: '[enable|disable <group|tool|alias__*>]',

@@ -11,7 +11,13 @@ import { UsageError, errorMessage } from '../errors.js';
 import { plainQuestion, type AskKeyFn } from '../safety/confirm.js';
 import { describeProjectConfig } from '../trust/describe.js';
 import { askTrust } from '../trust/question.js';
-import type { MetaCommand, MetaContext } from './types.js';
+import type { ShellRunner } from '../shell/shell-runner.js';
+import type { MetaCommand, Say } from './types.js';
+
+export interface TrustPort extends Say {
+  /** Paths are read from the shell's directory. */
+  readonly shell: Pick<ShellRunner, 'cwd'>;
+}
 
 export interface TrustCommandsOptions {
   /** The store's file; undefined when aish keeps no state (nothing can be trusted). */
@@ -22,8 +28,8 @@ export interface TrustCommandsOptions {
 }
 
 /** The `:trust` family, over the store at `storeFile` (read afresh by each command). */
-export function trustCommands(opts: TrustCommandsOptions): MetaCommand[] {
-  const open = (ctx: MetaContext) => {
+export function trustCommands(opts: TrustCommandsOptions): MetaCommand<TrustPort>[] {
+  const open = (ctx: TrustPort) => {
     const store = new TrustStore(opts.storeFile);
     if (store.problem) ctx.render.status(store.problem);
     return store;
@@ -79,7 +85,7 @@ export function trustCommands(opts: TrustCommandsOptions): MetaCommand[] {
   ];
 }
 
-async function list(store: TrustStore, ctx: MetaContext): Promise<void> {
+async function list(store: TrustStore, ctx: TrustPort): Promise<void> {
   const entries = store.list();
   if (entries.length === 0) {
     ctx.render.info('no project config is trusted (:trust <path> trusts one)');

@@ -6,11 +6,21 @@ import type { UndoResult } from '../undo/checkpoints.js';
 import { CHANGED_SINCE } from '../undo/restore.js';
 import type { CheckpointRecord } from '../undo/store.js';
 import { treeOf } from '../undo/tree.js';
-import type { MetaCommand, MetaContext } from './types.js';
+import type { ShellRunner } from '../shell/shell-runner.js';
+import type { TurnCore } from '../turn/core.js';
+import type { Checkpoints } from '../undo/checkpoints.js';
+import type { MetaCommand, Say } from './types.js';
+
+export interface UndoPort extends Say {
+  readonly shell: Pick<ShellRunner, 'cwd'>;
+  readonly undo: Pick<Checkpoints, 'list' | 'undo' | 'undoNorris'>;
+  /** The next request says what was undone. */
+  readonly core: Pick<TurnCore, 'pending'>;
+}
 
 const WORDS = ['list', 'norris', '--force'];
 
-export const undoCommands: MetaCommand[] = [
+export const undoCommands: MetaCommand<UndoPort>[] = [
   {
     name: 'undo',
     usage: '[--force] | list | norris [--force]',
@@ -58,7 +68,7 @@ function when(at: Date, now: Date): string {
 }
 
 /** What the person sees, and the one line the model reads with the next request. */
-function report(result: UndoResult, force: boolean, ctx: MetaContext): void {
+function report(result: UndoResult, force: boolean, ctx: UndoPort): void {
   const restored = [...new Set(result.restored)];
   const removed = [...new Set(result.removed)].filter((f) => !restored.includes(f));
   const kept = new Map(result.kept.map((k) => [k.path, k.why]));

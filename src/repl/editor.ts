@@ -6,6 +6,7 @@
 
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 export interface EditorOptions {
@@ -54,4 +55,25 @@ function runEditor(editor: string, file: string, opts: EditorOptions): Promise<{
     child.once('error', (err) => resolve({ code: null, signal: null, error: err.message }));
     child.once('exit', (code, signal) => resolve({ code, signal }));
   });
+}
+
+/**
+ * The editor in the shell's directory and environment (Ctrl-X Ctrl-E, `:edit`): the text, or null
+ * with a status line saying why nothing is to be run.
+ */
+export function shellEditor(
+  shell: { readonly cwd: string; readonly env: Record<string, string | undefined> },
+  say: { status(message: string): void; error(message: string): void },
+  describe: (err: unknown) => string,
+): (initial: string) => Promise<string | null> {
+  return async (initial) => {
+    try {
+      const result = await composeInEditor(initial, { env: shell.env, cwd: shell.cwd, tmpDir: shell.env.TMPDIR || tmpdir() });
+      if (result.ok) return result.text;
+      say.status(result.reason);
+    } catch (err) {
+      say.error(`editor: ${describe(err)}`);
+    }
+    return null;
+  };
 }

@@ -1,5 +1,6 @@
 // The prompt (SPEC §2): `[aish:<model>]> ` with ` ↻` while routing is on and ` ⚡` while Norris
-// runs, or the `shell.prompt` template with its `{name}` fields. Pure.
+// runs, or the `shell.prompt` template with its `{name}` fields (`formatPrompt`, pure), from the
+// session's facts as they are when it is shown (`promptOf`).
 
 import path from 'node:path';
 import { neutralize } from '../render/sanitize.js';
@@ -33,4 +34,35 @@ export function formatPrompt(template: string | undefined, f: PromptFacts, bold:
   };
   // A directory name is text from outside too.
   return template.replace(/\{(\w+)\}/g, (whole, key: string) => (values[key] === undefined ? whole : neutralize(values[key])));
+}
+
+/** Where the prompt's facts are read when it is shown. */
+export interface PromptSources {
+  template: string | undefined;
+  budget: number;
+  conversation: { readonly activeModel: string; readonly turn: number };
+  core: { readonly routing: { auto: boolean }; readonly context: { estimateTokens(): number } };
+  norris: { readonly running: boolean };
+  shell: { readonly cwd: string; readonly env: Record<string, string | undefined>; readonly lastStatus: number };
+  bold: (s: string) => string;
+}
+
+/** The prompt as it reads now. */
+export function promptOf(s: PromptSources): () => string {
+  return () =>
+    formatPrompt(
+      s.template,
+      {
+        model: s.conversation.activeModel,
+        routing: s.core.routing.auto,
+        norris: s.norris.running,
+        cwd: s.shell.cwd,
+        home: s.shell.env.HOME,
+        ctxUsed: s.core.context.estimateTokens(),
+        ctxMax: s.budget,
+        turn: s.conversation.turn,
+        lastStatus: s.shell.lastStatus,
+      },
+      s.bold,
+    );
 }

@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import type { MetaCommand } from '../../src/meta/types.js';
+import type { CommandInfo } from '../../src/meta/types.js';
 import { ROOT } from '../support/aish-env.js';
 
 it('docs/usage.md has a row for every meta command', async () => {
@@ -12,7 +12,7 @@ it('docs/usage.md has a row for every meta command', async () => {
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts'))) {
     const mod = (await import(path.join(dir, file))) as Record<string, unknown>;
     for (const [key, value] of Object.entries(mod)) {
-      if (key.endsWith('Commands') && Array.isArray(value)) names.push(...(value as MetaCommand[]).map((c) => c.name));
+      if (key.endsWith('Commands') && Array.isArray(value)) names.push(...(value as CommandInfo[]).map((c) => c.name));
     }
   }
   expect(names).toContain('copy');

@@ -69,7 +69,7 @@ describe(':models', () => {
         'a-much-longer-name': { model: 'gpt-x', endpoint: 'https://api.example.com/v1' },
       },
     };
-    const lines = shown('models', '', 100, { config, activeModel: 'fast' });
+    const lines = shown('models', '', 100, { config, conversation: { activeModel: 'fast' } });
     expect(lines).toHaveLength(2);
     expect(lines[0]!.startsWith('* fast')).toBe(true);
     expect(lines[0]!.indexOf('qwen3')).toBe(lines[1]!.indexOf('gpt-x'));

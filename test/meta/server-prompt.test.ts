@@ -2,8 +2,7 @@
 // after the name, and the server's values for an argument, never one that would not show as it is.
 
 import { expect, it } from 'vitest';
-import type { MetaContext } from '../../src/meta/types.js';
-import { completeServerPrompt } from '../../src/meta/server-prompt.js';
+import { completeServerPrompt, type ServerPromptPort } from '../../src/meta/server-prompt.js';
 
 const asked: Array<[string, string, string, Record<string, string>]> = [];
 const lib = {
@@ -22,7 +21,7 @@ const lib = {
     return ['Alice', 'Alan', 'Al\x1b[2J', 'Al Capone'];
   },
 };
-const ctx = { mcp: { connected: () => [lib], knows: (a: string) => a === 'lib' } } as unknown as MetaContext;
+const ctx = { mcp: { connected: () => [lib], knows: (a: string) => a === 'lib' } } as unknown as ServerPromptPort;
 
 it.each<[string, string, string[]]>([
   ['l', 'l', ['lib:']],

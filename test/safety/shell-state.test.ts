@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { permsCommands } from '../../src/meta/perms.js';
-import type { MetaContext } from '../../src/meta/types.js';
+import type { PermsPort } from '../../src/meta/perms.js';
 import { runNorris, type NorrisHost } from '../../src/norris/run.js';
 import { ApprovalGate } from '../../src/safety/gate.js';
 import { decide, type Policy } from '../../src/safety/policy.js';
@@ -227,7 +227,7 @@ describe(':perms check', () => {
   ])('%j → %j', async (line, shown) => {
     const info: string[] = [];
     const ctx = { gate: new ApprovalGate({ policy: policy({ allow: ['*'] }), ask: null, show: () => {} }), render: { info: (t: string) => info.push(t) } };
-    await permsCommands[0]!.run(`check ${line}`, ctx as unknown as MetaContext, new AbortController().signal);
+    await permsCommands[0]!.run(`check ${line}`, ctx as unknown as PermsPort, new AbortController().signal);
     expect(info).toEqual([shown]);
   });
 });
