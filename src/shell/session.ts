@@ -93,6 +93,8 @@ const PASTE_END = '\x1b[201~';
 const PASTE_OFF = '\x1b[?2004l';
 /** How long after its start a command gets the keys typed before it started. */
 const HELD_KEYS_MS = 50;
+/** How long a Ctrl-C waits for the command to start before it is typed anyway. */
+const INTERRUPT_WAIT_MS = 1000;
 /** Control characters a command may not hold (tab and newline are fine). */
 // eslint-disable-next-line no-control-regex
 const CONTROL_IN_COMMAND = /[\x00-\x08\x0b-\x1f\x7f]/;
@@ -106,6 +108,8 @@ interface Current {
   keys: string;
   /** The shell showed its continuation prompt before the command started. */
   incomplete: boolean;
+  /** A Ctrl-C waits for the command's start (see `#interrupt`). */
+  interrupting: boolean;
   before: string;
   opts: RunOptions;
   resolve: (run: SessionRun) => void;
@@ -299,6 +303,14 @@ export class ShellSession {
         const current = this.#current;
         if (!current || current.started) return;
         current.started = true;
+        // A Ctrl-C that waited for the start goes a moment after it, as held keys do: at the
+        // start itself the shell still holds the terminal and would take it instead.
+        if (current.interrupting) {
+          current.interrupting = false;
+          setTimeout(() => {
+            if (this.#current === current && !this.#closed) this.#pty?.write('\x03');
+          }, HELD_KEYS_MS).unref();
+        }
         // Held keys go to a command still running a moment after its start (one that may read
         // them); a command over by then never sees them, and they come back as typed lines (at
         // its end, below) instead of racing the shell's own prompt.
@@ -478,15 +490,11 @@ export class ShellSession {
     this.#phase = 'running';
     return new Promise<SessionRun>((resolve) => {
       let again: NodeJS.Timeout | undefined;
-      const interrupt = () => {
-        // Once aish is ending, SIGHUP (close) ends the command with the shell and its jobs.
-        if (!this.#closed && this.#current?.resolve === done) this.#pty?.write('\x03');
-      };
       // Ctrl-C lands on whatever holds the terminal: in the instant before the command's job takes
       // it, the shell, which goes on. So it is typed again every half second until the line ends.
       const onAbort = () => {
-        interrupt();
-        again = setInterval(interrupt, 500);
+        this.#interrupt(current);
+        again = setInterval(() => this.#interrupt(current), 500);
         again.unref();
       };
       const done = (run: SessionRun) => {
@@ -494,7 +502,8 @@ export class ShellSession {
         if (again) clearInterval(again);
         resolve(run);
       };
-      this.#current = { started: false, keys: '', incomplete: false, before: '', opts, resolve: done, command };
+      const current: Current = { started: false, keys: '', incomplete: false, interrupting: false, before: '', opts, resolve: done, command };
+      this.#current = current;
       opts.signal?.addEventListener('abort', onAbort);
       // Nobody types into a piped run: its input is at its end, as before the session.
       const line = opts.inputEnds ? `{ ${command}\n} </dev/null` : command;
@@ -515,8 +524,31 @@ export class ShellSession {
     const current = this.#current;
     if (this.#phase !== 'running' || !current) return;
     if (current.started) this.#pty?.write(data);
-    else if (data === '\x03') this.#pty?.write(data);
+    else if (data === '\x03') this.#interrupt(current);
     else current.keys += data;
+  }
+
+  /**
+   * Ctrl-C for `current`: typed at once once the command has started (its C marker). Before that
+   * the shell is still taking in the line, and a Ctrl-C there cuts it where the shell has read to:
+   * the rest of a multi-line input would then run as lines of their own (seen in CI:
+   * `syntax error near unexpected token '}'` from a piped run's `{ …\n} </dev/null`). So it waits
+   * for the start, `INTERRUPT_WAIT_MS` at most. Once aish is ending, SIGHUP (close) ends the
+   * command with the shell and its jobs instead.
+   */
+  #interrupt(current: Current): void {
+    if (this.#closed || this.#current !== current) return;
+    if (current.started) {
+      this.#pty?.write('\x03');
+      return;
+    }
+    if (current.interrupting) return;
+    current.interrupting = true;
+    setTimeout(() => {
+      if (this.#closed || this.#current !== current || current.started || !current.interrupting) return;
+      current.interrupting = false;
+      this.#pty?.write('\x03');
+    }, INTERRUPT_WAIT_MS).unref();
   }
 
   resize(cols: number, rows: number): void {
