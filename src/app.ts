@@ -158,7 +158,9 @@ export function createApp(opts: AppOptions): Repl {
       composeLine: async (initial) => {
         if (!io.isTTY) throw new UsageError(':edit needs a terminal');
         const text = await edit(initial);
-        if (text !== null) render.write(echoComposed(prompt(), text));
+        if (text === null) return null;
+        render.write(echoComposed(prompt(), text));
+        input.remember(text);
         return text;
       },
       runNext: (line) => input.runNext(line),
