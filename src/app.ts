@@ -29,7 +29,6 @@ import { trustCommands } from './meta/trust.js';
 import { bind, type BoundCommand } from './meta/types.js';
 import { undoCommands } from './meta/undo.js';
 import { createTurnView } from './render/turn-view.js';
-import { BackgroundLines } from './repl/background-lines.js';
 import { bannerText } from './repl/banner.js';
 import { Conversation } from './repl/conversation.js';
 import { shellEditor } from './repl/editor.js';

@@ -132,7 +132,6 @@ export interface ActiveModel {
 export interface Session {
   active: ActiveModel;
   render: Renderer;
-  view: TurnObserver;
   status: (message: string) => void;
   mcp: McpRegistry;
   gate: ApprovalGate;
@@ -262,7 +261,7 @@ export function buildSession(opts: SessionOptions): Session {
     observer: view,
   });
   const norris = shell && undo && preview && opts.shell ? norrisMode(opts, opts.shell, { core, shell, undo, preview, gate, status, pending }) : null;
-  return { active, render, view, status, background, mcp, gate, tools, core, sessions, memory, project, shell, undo, norris };
+  return { active, render, status, background, mcp, gate, tools, core, sessions, memory, project, shell, undo, norris };
 }
 
 /** The REPL's shell: its session shell (bash or zsh with `shell.session` on), the keyboard handed to it. */
