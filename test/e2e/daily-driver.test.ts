@@ -222,6 +222,15 @@ describe('Ctrl-X Ctrl-E and :edit: composing in $EDITOR', () => {
     await t.waitFor(`${PROMPT}touch '${marker}'`, { from: mark });
   });
 
+  it('a composed meta line runs as typed: :quit ends aish', async () => {
+    const editor = fakeEditor(':quit\n');
+    const t = start({ EDITOR: editor.command });
+    await t.waitFor(PROMPT);
+    t.line(':edit');
+    expect((await t.exited).exitCode).toBe(0);
+    expect(t.text).toContain(`${PROMPT}:quit`);
+  });
+
   it(':edit needs a terminal', async () => {
     const r = await runAish({ cwd: h.cwd, env: h.env, stdin: ':edit\n' });
     expect(r.stderr).toContain(':edit needs a terminal');
