@@ -1,10 +1,11 @@
 // One way to build a session, for the REPL (app.ts) and `-p` (one-shot.ts): the shell's state and
 // the kept OAuth tokens first (the redactor looks up secrets in both: `sessionSecrets`), then the
-// renderer and the turn view, the models, the MCP registry with its answers to servers, the shell
-// (the REPL's), the approval gate, the session's tools, checkpoints, the turn core and Norris. Each
-// part is given the parts it uses when it is made; none is patched in later. The REPL and `-p`
-// differ only in what they pass: who answers questions, how turn events are shown, whether a shell
-// runs commands, whether the session is logged from the start, whether memory is sent.
+// renderer and the turn view, the models, the session log, the shell and its previews (the
+// REPL's), the approval gate, the answers to servers, the MCP registry, the session's tools,
+// checkpoints, the turn core and Norris. Each part is given the parts it uses when it is made; none
+// is patched in later. The REPL and `-p` differ only in what they pass: who answers questions, how
+// turn events are shown, whether a shell runs commands, whether the session is logged from the
+// start, whether memory is sent.
 
 import { existsSync } from 'node:fs';
 import os from 'node:os';
