@@ -29,7 +29,6 @@ import { trustCommands } from './meta/trust.js';
 import { bind, type BoundCommand } from './meta/types.js';
 import { undoCommands } from './meta/undo.js';
 import { createTurnView } from './render/turn-view.js';
-import { BackgroundLines } from './repl/background-lines.js';
 import { bannerText } from './repl/banner.js';
 import { Conversation } from './repl/conversation.js';
 import { shellEditor } from './repl/editor.js';
@@ -158,7 +157,9 @@ export function createApp(opts: AppOptions): Repl {
       composeLine: async (initial) => {
         if (!io.isTTY) throw new UsageError(':edit needs a terminal');
         const text = await edit(initial);
-        if (text !== null) render.write(echoComposed(prompt(), text));
+        if (text === null) return null;
+        render.write(echoComposed(prompt(), text));
+        input.remember(text);
         return text;
       },
       runNext: (line) => input.runNext(line),

@@ -1,10 +1,11 @@
 // One way to build a session, for the REPL (app.ts) and `-p` (one-shot.ts): the shell's state and
 // the kept OAuth tokens first (the redactor looks up secrets in both: `sessionSecrets`), then the
-// renderer and the turn view, the models, the MCP registry with its answers to servers, the shell
-// (the REPL's), the approval gate, the session's tools, checkpoints, the turn core and Norris. Each
-// part is given the parts it uses when it is made; none is patched in later. The REPL and `-p`
-// differ only in what they pass: who answers questions, how turn events are shown, whether a shell
-// runs commands, whether the session is logged from the start, whether memory is sent.
+// renderer and the turn view, the models, the session log, the shell and its previews (the
+// REPL's), the approval gate, the answers to servers, the MCP registry, the session's tools,
+// checkpoints, the turn core and Norris. Each part is given the parts it uses when it is made; none
+// is patched in later. The REPL and `-p` differ only in what they pass: who answers questions, how
+// turn events are shown, whether a shell runs commands, whether the session is logged from the
+// start, whether memory is sent.
 
 import { existsSync } from 'node:fs';
 import os from 'node:os';
@@ -132,7 +133,6 @@ export interface ActiveModel {
 export interface Session {
   active: ActiveModel;
   render: Renderer;
-  view: TurnObserver;
   status: (message: string) => void;
   mcp: McpRegistry;
   gate: ApprovalGate;
@@ -262,7 +262,7 @@ export function buildSession(opts: SessionOptions): Session {
     observer: view,
   });
   const norris = shell && undo && preview && opts.shell ? norrisMode(opts, opts.shell, { core, shell, undo, preview, gate, status, pending }) : null;
-  return { active, render, view, status, background, mcp, gate, tools, core, sessions, memory, project, shell, undo, norris };
+  return { active, render, status, background, mcp, gate, tools, core, sessions, memory, project, shell, undo, norris };
 }
 
 /** The REPL's shell: its session shell (bash or zsh with `shell.session` on), the keyboard handed to it. */

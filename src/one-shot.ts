@@ -16,7 +16,7 @@ import { AishError, UsageError, errorMessage } from './errors.js';
 import type { Io } from './io.js';
 import type { ProcessGroups } from './mcp/process-groups.js';
 import { connectConfiguredServers } from './mcp/startup.js';
-import { ScriptOutput, createStatusView, type ScriptError, type ScriptFormat } from './render/script-output.js';
+import { ScriptOutput, createStatusView, type ScriptError } from './render/script-output.js';
 import { createTurnView } from './render/turn-view.js';
 import { fenced } from './project/mentions.js';
 import { OutputCapture, type CapturedOutput } from './shell/capture.js';

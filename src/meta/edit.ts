@@ -7,8 +7,9 @@ import type { MetaCommand } from './types.js';
 
 export interface EditPort {
   /**
-   * Composes a line in $VISUAL/$EDITOR starting from `initial` and shows it after the prompt; null
-   * when cancelled (the reason is already shown). Throws a UsageError without a terminal.
+   * Composes a line in $VISUAL/$EDITOR starting from `initial`, shows it after the prompt and keeps
+   * it in the input history; null when cancelled (the reason is already shown). Throws a
+   * UsageError without a terminal.
    */
   composeLine(initial: string): Promise<string | null>;
   /** Runs `line` next, as if typed: routed to the shell, a meta command or the model. */
@@ -20,8 +21,11 @@ export const editCommands: MetaCommand<EditPort>[] = [
     name: 'edit',
     usage: '[text]',
     summary: 'compose a line in $VISUAL/$EDITOR (Ctrl-X Ctrl-E at the prompt), then run it as typed',
-    async run(args, ctx) {
+    async run(args, ctx, signal) {
       const text = await ctx.composeLine(args.trimEnd());
+      // Ctrl-C while the editor was open cancels the line, the composed one with it (it stays in
+      // the input history).
+      signal.throwIfAborted();
       if (text !== null) ctx.runNext(text);
     },
   },

@@ -7,7 +7,7 @@ import { listPrompts, listResources, readResource, resourceTargets, table, type 
 import type { MetaCommand } from './types.js';
 
 export interface McpPort extends McpListsPort {
-  readonly mcp: Pick<McpRegistry, 'connect' | 'disconnect' | 'login' | 'logout' | 'list' | 'allTools' | 'findTool' | 'connected' | 'connectedSession' | 'readResource'>;
+  readonly mcp: McpListsPort['mcp'] & Pick<McpRegistry, 'connect' | 'disconnect' | 'login' | 'logout' | 'list' | 'allTools' | 'findTool'>;
 }
 
 export { table } from './mcp-lists.js';

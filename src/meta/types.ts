@@ -5,12 +5,16 @@
 
 import type { Renderer } from '../render/renderer.js';
 
-export interface MetaCommand<P> {
-  name: string;
-  aliases?: readonly string[];
+/** What `:help` shows of a command. */
+export interface CommandInfo {
+  readonly name: string;
+  readonly aliases?: readonly string[];
   /** Argument synopsis shown by `:help`, e.g. `<name>`. */
-  usage: string;
-  summary: string;
+  readonly usage: string;
+  readonly summary: string;
+}
+
+export interface MetaCommand<P> extends CommandInfo {
   /**
    * Candidates for the argument being typed (Tab); `args` is everything typed after the command
    * name. A promise when a server is asked (it is waited for).
@@ -20,17 +24,10 @@ export interface MetaCommand<P> {
 }
 
 /** A command with its port: what dispatch, Tab and `:help` see. */
-export interface BoundCommand {
-  readonly name: string;
-  readonly aliases?: readonly string[];
-  readonly usage: string;
-  readonly summary: string;
+export interface BoundCommand extends CommandInfo {
   complete?(argPrefix: string, args?: string): string[] | Promise<string[]>;
   run(args: string, signal: AbortSignal): Promise<void> | void;
 }
-
-/** What `:help` shows of a command. */
-export type CommandInfo = Pick<BoundCommand, 'name' | 'aliases' | 'usage' | 'summary'>;
 
 /** What every family may use: where its lines go. */
 export interface Say {

@@ -130,9 +130,13 @@ export class ReplInput {
     return line;
   }
 
-  /** Runs `line` next, as if typed (`:edit`), and keeps it in the input history. */
-  runNext(line: string): void {
+  /** Keeps `line` in the input history as if typed (a line composed with `:edit`). */
+  remember(line: string): void {
     this.#reader?.remember(line);
+  }
+
+  /** Runs `line` next, as if typed (`:edit`). */
+  runNext(line: string): void {
     this.#next.push(line);
   }
 

@@ -37,7 +37,7 @@ export interface ExecView {
 
 export interface ShellRunnerParts {
   shell: Config['shell'];
-  /** The starting directory and environment; the runner keeps its own copy. */
+  /** The starting directory and environment: the runner's state is a copy of them unless `state` is given. */
   cwd: string;
   env: Record<string, string | undefined>;
   /**

@@ -2,7 +2,7 @@
 // the history, Ctrl-X Ctrl-E and :edit with an editor (a script set in $EDITOR), tables in a
 // reply, and :copy through a clipboard tool (a script on PATH) or OSC 52.
 
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeHome, type AishHome } from '../support/aish-env.js';
@@ -203,6 +203,32 @@ describe('Ctrl-X Ctrl-E and :edit: composing in $EDITOR', () => {
     expect(out).toMatch(/\nvia-meta\n/);
     expect(readFileSync(editor.log, 'utf8')).toContain('initial: echo start');
     expect(readFileSync(editor.log, 'utf8')).toMatch(/^icanon$/m);
+  });
+
+  it('Ctrl-C while the editor is open cancels the composed line (it stays in the history)', async () => {
+    const marker = path.join(h.cwd, 'composed-ran');
+    const pidFile = path.join(h.home, 'aish.pid');
+    // An editor that outlives Ctrl-C (as one that takes the terminal raw does): aish hears SIGINT
+    // while it runs, then the editor saves a command and exits 0.
+    const editor = script('stubborn-editor', ['for f; do :; done', `kill -INT "$(cat '${pidFile}')"`, `echo "touch '${marker}'" > "$f"`, 'exit 0'].join('\n'));
+    const t = start({ EDITOR: editor });
+    await t.waitFor(PROMPT);
+    writeFileSync(pidFile, String(t.pid));
+    t.line(':edit');
+    await t.waitFor('[aish] cancelled');
+    expect(existsSync(marker)).toBe(false);
+    const mark = t.mark();
+    t.write(KEY.up);
+    await t.waitFor(`${PROMPT}touch '${marker}'`, { from: mark });
+  });
+
+  it('a composed meta line runs as typed: :quit ends aish', async () => {
+    const editor = fakeEditor(':quit\n');
+    const t = start({ EDITOR: editor.command });
+    await t.waitFor(PROMPT);
+    t.line(':edit');
+    expect((await t.exited).exitCode).toBe(0);
+    expect(t.text).toContain(`${PROMPT}:quit`);
   });
 
   it(':edit needs a terminal', async () => {

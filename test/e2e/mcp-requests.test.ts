@@ -3,7 +3,7 @@
 // (elicitation), a model answer after a confirm (sampling), and the directories offered as
 // roots, which follow `cd`.
 
-import { mkdirSync, realpathSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mcpE2e } from '../support/mcp-e2e.js';
@@ -109,6 +109,21 @@ describe('sampling', () => {
     await runAish({ stdin: 'sample\n', cwd: e2e.h.cwd, env: e2e.h.env });
     expect(e2e.server.requests.at(-2)!.body.max_tokens).toBe(10);
     expect(toolTurn('t').content).toContain('hello back');
+  });
+});
+
+describe('sampling and :model', () => {
+  it('a server’s sampling request goes to the preset :model chose, not the starting one', async () => {
+    writeConfig({ sampling: 'allow' });
+    const file = path.join(e2e.h.home, '.aishrc.json');
+    const config = JSON.parse(readFileSync(file, 'utf8'));
+    config.models.other = { endpoint: e2e.server.url, model: 'other-m' };
+    writeFileSync(file, JSON.stringify(config));
+    e2e.server.enqueue(call('s', 'ev__trigger-sampling-request', { prompt: 'hi', maxTokens: 10 }), textReply(['hello back']), textReply(['ok']));
+    const r = await runAish({ stdin: ':model other\nsample\n', cwd: e2e.h.cwd, env: e2e.h.env });
+    expect(r.stderr).toContain('model set to other');
+    expect(e2e.server.requests.map((q) => q.body.model)).toEqual(['other-m', 'other-m', 'other-m']);
+    expect(toolTurn('s').content).toContain('hello back');
   });
 });
 

@@ -159,6 +159,45 @@ describe('typing while Norris runs', () => {
   });
 });
 
+describe('stopping Norris from the line', () => {
+  // The screen from the goal to the next prompt, as `:halt` or Ctrl-C leave it.
+  async function stopped(stop: (t: PtySession) => void): Promise<string> {
+    h.writeConfig({ models: { fast: { endpoint: server.url, model: 'm' } } });
+    server.enqueue({ type: 'stall', sendHeaders: false }, textReply(['Still here.']));
+    const t = PtySession.start({ cwd: h.cwd, env: h.env });
+    try {
+      await t.waitFor('[aish:fast]> ');
+      const mark = t.mark();
+      t.line(':norris tidy the build directory');
+      await server.waitForRequests(1);
+      stop(t);
+      await t.waitFor('[Norris] halted', { from: mark });
+      await t.waitFor(/\[aish:fast\]> $/);
+      // The session goes on: the next question is answered.
+      t.line('are you there?');
+      await t.waitFor('Still here.');
+      return t.text.slice(mark, t.text.lastIndexOf('are you there?')).replace(/\r/g, '');
+    } finally {
+      t.kill();
+    }
+  }
+
+  // The request in flight says it was cancelled, then the run says it halted: once each, no error.
+  it(':halt halts the run', async () => {
+    const screen = await stopped((t) => t.line(':halt'));
+    expect(screen).toMatch(/\[aish\] halting Norris\n\[aish\] cancelled\n\[aish\] \[Norris\] halted\n\[aish:fast\]> $/);
+    expect(screen.match(/cancelled/g)).toHaveLength(1);
+    expect(screen).not.toContain('error');
+  });
+
+  it('Ctrl-C halts the run as :halt does', async () => {
+    const screen = await stopped((t) => t.write(KEY.ctrlC));
+    expect(screen).toMatch(/\^C\n\[aish\] cancelled\n\[aish\] \[Norris\] halted\n\[aish:fast\]> $/);
+    expect(screen.match(/cancelled/g)).toHaveLength(1);
+    expect(screen).not.toContain('error');
+  });
+});
+
 describe('Norris and a cut-off reply', () => {
   it('runs none of the commands of a reply cut off mid-stream and asks the model again', async () => {
     h.writeConfig({ models: { fast: { endpoint: server.url, model: 'm' } } });

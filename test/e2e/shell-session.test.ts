@@ -2,7 +2,7 @@
 // from a pipe, with real bash and zsh reading real rc files in a temporary HOME.
 
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeHome, type AishHome } from '../support/aish-env.js';
@@ -282,6 +282,25 @@ describe('lines typed while a command runs', () => {
     t.write('hunter2 is my password\r');
     await t.waitFor(/typed-ahead\n╰─ exit 0[\s\S]*kept on the line[\s\S]*\[aish:fast\]> hunter2 is my password$/, { from: mark });
     expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('lines typed ahead and the end of the session', () => {
+  it('exit typed while a command runs ends aish with its code; the lines after it never run', async () => {
+    server = await ModelServer.start();
+    h.writeConfig({ models: { fast: { endpoint: server.url, model: 'm' } } });
+    const go = path.join(h.cwd, 'go');
+    const marker = path.join(h.cwd, 'ran-after-exit');
+    const t = startTerm('bash');
+    await t.waitFor(PROMPT);
+    const mark = t.mark();
+    t.line(`echo wai''ting; while [ ! -e ${go} ]; do sleep 0.05; done`);
+    await t.waitFor('\nwaiting\n', { from: mark });
+    t.write(`exit 3\rtouch ${marker}\r`);
+    await t.waitFor(`touch ${marker}`, { from: mark });
+    writeFileSync(go, '');
+    expect((await t.exited).exitCode).toBe(3);
+    expect(existsSync(marker)).toBe(false);
   });
 });
 
