@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { ConfigFile, TrustAnswer } from './config/load.js';
 import type { Config } from './config/schema.js';
 import type { CliOptions } from './cli.js';
-import { ConfigError, FatalError, UsageError, describeError, errorMessage, lostStreamCode } from './errors.js';
+import { ConfigError, FatalError, UsageError, describeError, lostStreamCode } from './errors.js';
 import { neutralize } from './render/sanitize.js';
 import type { FrontState } from './front.js';
 import type { Io } from './io.js';
@@ -50,17 +50,17 @@ async function main(shutdown: Shutdown, front: FrontState): Promise<number> {
 
   const { createApp } = await import('./app.js');
   const app = createApp({
-      groups: exitGroups(shutdown),
-      io,
-      config: loaded.config,
-      configFile: loaded.file,
-      env,
-      cwd,
-      stateDir: STATE_DIR,
-      dataDir: xdgData ? path.join(xdgData, 'aish') : undefined,
-      version: VERSION,
-      model: cli.model,
-      resume: cli.resume,
+    groups: exitGroups(shutdown),
+    io,
+    config: loaded.config,
+    configFile: loaded.file,
+    env,
+    cwd,
+    stateDir: STATE_DIR,
+    dataDir: xdgData ? path.join(xdgData, 'aish') : undefined,
+    version: VERSION,
+    model: cli.model,
+    resume: cli.resume,
     promptShown: front.prompted,
   });
 
@@ -88,19 +88,19 @@ async function oneShot(cli: CliOptions, config: Config, env: Record<string, stri
   // stdin may be a pipe here; the reply is decorated when both output streams are a terminal.
   const io = createIo(Boolean(process.stdout.isTTY && process.stderr.isTTY));
   return runOneShot({
-      groups: exitGroups(shutdown),
-      io,
-      config,
-      env,
-      version: VERSION,
-      prompt: cli.prompt!,
-      piped,
-      model: cli.model,
-      resume: cli.resume,
-      cwd: process.cwd(),
-      historyDir: historyDirOf(config.history.dir, { stateDir: STATE_DIR, home: env.HOME, cwd: process.cwd() }),
-      stateDir: STATE_DIR,
-      output: cli.output,
+    groups: exitGroups(shutdown),
+    io,
+    config,
+    env,
+    version: VERSION,
+    prompt: cli.prompt!,
+    piped,
+    model: cli.model,
+    resume: cli.resume,
+    cwd: process.cwd(),
+    historyDir: historyDirOf(config.history.dir, { stateDir: STATE_DIR, home: env.HOME, cwd: process.cwd() }),
+    stateDir: STATE_DIR,
+    output: cli.output,
     signal: controller.signal,
   });
 }
