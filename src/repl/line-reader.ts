@@ -169,6 +169,15 @@ export class TerminalLineReader implements LineReader {
         opts.onInterrupt();
         return;
       }
+      // Ctrl-C in the same read as the Enter before it (typed right after it): it is for the line
+      // just entered, whose processing starts now, not for an idle prompt. Lines typed ahead go,
+      // as a terminal drops them on Ctrl-C.
+      if (this.#waiting === null && !this.#closed) {
+        io.output.write('^C\n');
+        this.#typeahead.length = 0;
+        setImmediate(() => opts.onInterrupt());
+        return;
+      }
       setLine(this.#rl, '', 0);
       io.output.write('^C\n');
       this.#rl.prompt();

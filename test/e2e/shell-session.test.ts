@@ -117,6 +117,19 @@ describe.each(['bash', 'zsh'])('%s on a terminal', (shell) => {
     expect(await typed(t, 'echo "still $kept"')).toContain('still yes');
   });
 
+  it('Ctrl-C typed right after Enter (in the same read) cancels that line, not an idle prompt', async () => {
+    const t = startTerm(shell);
+    await typed(t, 'echo warm');
+    await t.waitFor(PROMPT);
+    const mark = t.mark();
+    t.write(`sleep 30; echo not-reached\r${KEY.ctrlC}`);
+    const out = await t.waitFor(/exit 130[^\n]*\n[\s\S]*\[aish:fast\]> $/, { from: mark });
+    expect(out).not.toContain('\nnot-reached');
+    // The prompt is drawn once, after the frame: not a fresh prompt under the line, then the frame.
+    expect(out.match(/\[aish:fast\]> /g)).toHaveLength(1);
+    expect(await typed(t, 'echo after')).toContain('after');
+  });
+
   it('Ctrl-Z suspends the job and gives the prompt back; fg and kill %1 reach it', async () => {
     const t = startTerm(shell);
     await t.waitFor(PROMPT);
