@@ -75,7 +75,10 @@ export interface SessionRun {
 export interface RunOptions {
   /** The command's output as the terminal gets it (colours, cursor moves), markers removed. */
   onOutput: (raw: string) => void;
-  /** Aborting sends Ctrl-C to the command (the shell's foreground job). */
+  /**
+   * Aborting sends Ctrl-C to the command (the shell's foreground job): once, or with `inputEnds`
+   * (nobody to press it again) every half second until the line ends.
+   */
   signal?: AbortSignal;
   /** No one types (a pipe): the command reads from /dev/null (typed as `{ command\n} </dev/null`). */
   inputEnds?: boolean;
@@ -491,9 +494,13 @@ export class ShellSession {
     return new Promise<SessionRun>((resolve) => {
       let again: NodeJS.Timeout | undefined;
       // Ctrl-C lands on whatever holds the terminal: in the instant before the command's job takes
-      // it, the shell, which goes on. So it is typed again every half second until the line ends.
+      // it, the shell, which goes on. From a pipe nobody can press it again, so it is typed again
+      // every half second until the line ends. On a terminal the line was cancelled by one Ctrl-C
+      // (in the same read as its Enter, or while aish held the keys) and one goes, as a key would:
+      // a program that takes Ctrl-C itself (python3, a trap) gets it once, not every half second.
       const onAbort = () => {
         this.#interrupt(current);
+        if (!opts.inputEnds) return;
         again = setInterval(() => this.#interrupt(current), 500);
         again.unref();
       };

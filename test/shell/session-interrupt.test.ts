@@ -80,3 +80,33 @@ describe.each(['bash', 'zsh'] as const)('%s', (kind) => {
     await session.close();
   });
 });
+
+describe.each(['bash', 'zsh'] as const)('%s on a terminal', (kind) => {
+  it('a cancelled line types one Ctrl-C: a program that takes Ctrl-C itself gets it once, not every half second', async () => {
+    const { session, traffic } = recorded(kind);
+    const controller = new AbortController();
+    let raw = '';
+    let armed = false;
+    // The program says when its trap is set; the line is cancelled then (a terminal's Ctrl-C in
+    // the same read as Enter, or while aish held the keys, cancels the line this way). Its loop
+    // lasts three seconds: a Ctrl-C typed again every half second would be heard there.
+    const command = `bash -c 'trap "echo got-INT" INT; echo armed; for i in 1 2 3 4 5 6 7 8 9 10 11 12; do sleep 0.25; done; echo loop-done'`;
+    const run = await session.run(command, {
+      onOutput: (t) => {
+        raw += t;
+        if (!armed && raw.includes('armed')) {
+          armed = true;
+          controller.abort();
+        }
+      },
+      signal: controller.signal,
+    });
+    const text = (await screenText(raw, 80)).text;
+    expect(text).toContain('loop-done');
+    expect(text.match(/got-INT/g)).toHaveLength(1);
+    expect(traffic.filter((t) => t === 'aish:\x03')).toHaveLength(1);
+    expect(run.exitCode).toBe(0);
+    expect((await session.run('echo still-here', { onOutput: () => {} })).exitCode).toBe(0);
+    await session.close();
+  });
+});
