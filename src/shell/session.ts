@@ -545,6 +545,10 @@ export class ShellSession {
    */
   #interrupt(current: Current): void {
     if (this.#closed || this.#current !== current) return;
+    // As a terminal drops the keys typed ahead on Ctrl-C, the keys held for the command go: sent
+    // after this Ctrl-C (they wait for the start too), they would outlive the command and run as
+    // the next line.
+    current.keys = '';
     if (current.started) {
       this.#pty?.write('\x03');
       return;

@@ -110,3 +110,23 @@ describe.each(['bash', 'zsh'] as const)('%s on a terminal', (kind) => {
     await session.close();
   });
 });
+
+describe.each(['bash', 'zsh'] as const)('%s, keys typed before the start', (kind) => {
+  it('a line typed ahead, then Ctrl-C, before the command started: the Ctrl-C drops it, as a terminal does, and it never runs', async () => {
+    const { session, whenTyped } = recorded(kind);
+    whenTyped(() => {
+      session.write('echo typed-ahead\r');
+      session.write('\x03');
+    });
+    let raw = '';
+    const run = await session.run('sleep 30; echo not-reached', { onOutput: (t) => (raw += t) });
+    expect(run.exitCode).toBe(130);
+    expect(run.typedAhead).toEqual([]);
+    expect((await screenText(raw, 80)).text).not.toMatch(/typed-ahead|not-reached/);
+    let next = '';
+    expect((await session.run('echo still-here', { onOutput: (t) => (next += t) })).exitCode).toBe(0);
+    expect(next).toContain('still-here');
+    expect(next).not.toContain('typed-ahead');
+    await session.close();
+  });
+});
