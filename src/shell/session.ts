@@ -98,6 +98,8 @@ const PASTE_OFF = '\x1b[?2004l';
 const HELD_KEYS_MS = 50;
 /** How long a Ctrl-C waits for the command to start before it is typed anyway. */
 const INTERRUPT_WAIT_MS = 1000;
+/** How often a prompt without the command's end marker is answered with Ctrl-C to get it. */
+const LOST_END_RETRIES = 3;
 /** Control characters a command may not hold (tab and newline are fine). */
 // eslint-disable-next-line no-control-regex
 const CONTROL_IN_COMMAND = /[\x00-\x08\x0b-\x1f\x7f]/;
@@ -113,6 +115,8 @@ interface Current {
   incomplete: boolean;
   /** A Ctrl-C waits for the command's start (see `#interrupt`). */
   interrupting: boolean;
+  /** Prompts the shell showed after the start without the end marker (see the R marker). */
+  lostEnds: number;
   before: string;
   opts: RunOptions;
   resolve: (run: SessionRun) => void;
@@ -297,11 +301,21 @@ export class ShellSession {
     }
     const { kind, fields } = event;
     switch (kind) {
-      case 'R':
+      case 'R': {
         if (this.#phase === 'starting') this.#started();
         this.#atPrompt?.();
         this.#atPrompt = null;
+        // The prompt, but the command's end (D) never came: a Ctrl-C landed after the command
+        // ended, while the shell ran its prompt hooks (a slow one of the person's, or a Ctrl-C
+        // typed a moment after a short command's start), and zsh dropped the rest of them, aish's
+        // end marker with them. A Ctrl-C at the empty prompt runs the hooks again (status 130).
+        const current = this.#current;
+        if (current?.started && current.lostEnds < LOST_END_RETRIES) {
+          current.lostEnds += 1;
+          this.#pty?.write('\x03');
+        }
         return;
+      }
       case 'C': {
         const current = this.#current;
         if (!current || current.started) return;
@@ -509,7 +523,7 @@ export class ShellSession {
         if (again) clearInterval(again);
         resolve(run);
       };
-      const current: Current = { started: false, keys: '', incomplete: false, interrupting: false, before: '', opts, resolve: done, command };
+      const current: Current = { started: false, keys: '', incomplete: false, interrupting: false, lostEnds: 0, before: '', opts, resolve: done, command };
       this.#current = current;
       opts.signal?.addEventListener('abort', onAbort);
       // Nobody types into a piped run: its input is at its end, as before the session.

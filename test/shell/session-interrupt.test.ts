@@ -4,7 +4,7 @@
 // unexpected token '}'`, exit 2, seen in CI). Real bash and zsh on a real pseudo-terminal, the
 // pty's traffic recorded in order.
 
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawn } from '@lydell/node-pty';
@@ -18,9 +18,10 @@ afterEach(() => {
 });
 
 /** A session whose pty records what aish wrote and what the shell said, and calls `onCommand` once a command is typed. */
-function recorded(kind: SessionShell) {
+function recorded(kind: SessionShell, rc?: string) {
   const home = realpathSync(mkdtempSync(path.join(tmpdir(), 'aish-interrupt-')));
   homes.push(home);
+  if (rc !== undefined) writeFileSync(path.join(home, kind === 'zsh' ? '.zshrc' : '.bashrc'), rc);
   const traffic: string[] = [];
   let onCommand: (() => void) | null = null;
   const spawnPty: SpawnPty = (file, args, opts) => {
@@ -127,6 +128,34 @@ describe.each(['bash', 'zsh'] as const)('%s, keys typed before the start', (kind
     expect((await session.run('echo still-here', { onOutput: (t) => (next += t) })).exitCode).toBe(0);
     expect(next).toContain('still-here');
     expect(next).not.toContain('typed-ahead');
+    await session.close();
+  });
+});
+
+describe.each(['bash', 'zsh'] as const)('%s, Ctrl-C as the command ends', (kind) => {
+  it('a Ctrl-C that lands after the command ended, while the shell runs its prompt hooks, still ends the line', async () => {
+    // A slow prompt hook of the person's own (a git prompt, say) runs before aish's end marker.
+    // A Ctrl-C typed then (pressed as the command ended, or a deferred one a moment after the
+    // start of a short command) makes zsh drop the rest of its hooks and show its prompt: the end
+    // marker never came, and the line waited for it for ever.
+    const rc = kind === 'zsh' ? 'slowhook() { sleep 2 }\nprecmd_functions+=(slowhook)\n' : "PROMPT_COMMAND='sleep 2'\n";
+    const { session } = recorded(kind, rc);
+    let raw = '';
+    let pressed = false;
+    const run = await session.run('echo ended-now', {
+      onOutput: (t) => {
+        raw += t;
+        if (!pressed && raw.includes('ended-now')) {
+          pressed = true;
+          session.write('\x03');
+        }
+      },
+    });
+    expect(pressed).toBe(true);
+    expect([0, 130]).toContain(run.exitCode);
+    let next = '';
+    expect((await session.run('echo still-here', { onOutput: (t) => (next += t) })).exitCode).toBe(0);
+    expect(next).toContain('still-here');
     await session.close();
   });
 });
