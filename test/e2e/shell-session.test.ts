@@ -130,6 +130,20 @@ describe.each(['bash', 'zsh'])('%s on a terminal', (shell) => {
     expect(await typed(t, 'echo after')).toContain('after');
   });
 
+  it('Ctrl-C in the same read as Enter reaches a program that takes Ctrl-C itself once, not every half second', async () => {
+    const t = startTerm(shell);
+    await typed(t, 'echo warm');
+    await t.waitFor(PROMPT);
+    const mark = t.mark();
+    // A program that hears Ctrl-C and goes on for three seconds: the cancelled line's one Ctrl-C
+    // (or none, when it comes before the trap is set and ends it) is all it hears.
+    t.write(`bash -c 'trap "echo got-INT" INT; for i in 1 2 3 4 5 6 7 8 9 10 11 12; do sleep 0.25; done; echo loop-done'\r${KEY.ctrlC}`);
+    const out = await t.waitFor(/╰─ exit \d+[^\n]*\n[\s\S]*\[aish:fast\]> $/, { from: mark });
+    const heard = out.split('\n').filter((line) => /^(\^C)?got-INT$/.test(line));
+    expect(heard.length).toBeLessThanOrEqual(1);
+    expect(await typed(t, 'echo after')).toContain('after');
+  });
+
   it('Ctrl-Z suspends the job and gives the prompt back; fg and kill %1 reach it', async () => {
     const t = startTerm(shell);
     await t.waitFor(PROMPT);
