@@ -98,8 +98,8 @@ const PASTE_OFF = '\x1b[?2004l';
 const HELD_KEYS_MS = 50;
 /** How long a Ctrl-C waits for the command to start before it is typed anyway. */
 const INTERRUPT_WAIT_MS = 1000;
-/** How often a prompt without the command's end marker is answered with Ctrl-C to get it. */
-const LOST_END_RETRIES = 3;
+/** How often a command whose typing the shell read as typed-ahead lines is typed again. */
+const SWALLOWED_RETYPES = 3;
 /** Control characters a command may not hold (tab and newline are fine). */
 // eslint-disable-next-line no-control-regex
 const CONTROL_IN_COMMAND = /[\x00-\x08\x0b-\x1f\x7f]/;
@@ -115,8 +115,12 @@ interface Current {
   incomplete: boolean;
   /** A Ctrl-C waits for the command's start (see `#interrupt`). */
   interrupting: boolean;
-  /** Prompts the shell showed after the start without the end marker (see the R marker). */
-  lostEnds: number;
+  /** What aish types for the command (between the bracketed-paste marks). */
+  line: string;
+  /** Times the shell read aish's typing as lines typed ahead instead of running it (see `#done`). */
+  swallowed: number;
+  /** The command is typed again at the next prompt. */
+  retype: boolean;
   before: string;
   opts: RunOptions;
   resolve: (run: SessionRun) => void;
@@ -301,21 +305,22 @@ export class ShellSession {
     }
     const { kind, fields } = event;
     switch (kind) {
-      case 'R': {
+      case 'R':
         if (this.#phase === 'starting') this.#started();
+        // The prompt, but the started command's end (D) never came: a Ctrl-C landed after the
+        // command ended, while the shell ran its prompt hooks (zsh's take 50 ms reading lines
+        // typed ahead, and may hold a slow one of the person's), and zsh dropped the rest of them,
+        // aish's end marker with them. The line ends here, interrupted, before the prompt is
+        // taken as the next command's.
+        if (this.#current?.started) this.#done(['130']);
         this.#atPrompt?.();
         this.#atPrompt = null;
-        // The prompt, but the command's end (D) never came: a Ctrl-C landed after the command
-        // ended, while the shell ran its prompt hooks (a slow one of the person's, or a Ctrl-C
-        // typed a moment after a short command's start), and zsh dropped the rest of them, aish's
-        // end marker with them. A Ctrl-C at the empty prompt runs the hooks again (status 130).
-        const current = this.#current;
-        if (current?.started && current.lostEnds < LOST_END_RETRIES) {
-          current.lostEnds += 1;
-          this.#pty?.write('\x03');
+        if (this.#current?.retype) {
+          this.#current.retype = false;
+          this.#current.before = '';
+          this.#pty?.write(`${KILL_LINE}${PASTE_START}${this.#current.line}${PASTE_END}\r`);
         }
         return;
-      }
       case 'C': {
         const current = this.#current;
         if (!current || current.started) return;
@@ -404,6 +409,16 @@ export class ShellSession {
       this.#onCwd?.(cwd);
     }
     if (!current) return;
+    // aish's typing of the command was read by the end hook as lines typed ahead: a Ctrl-C that
+    // landed as the last command ended left zsh an interrupt to take at its next prompt, which
+    // dropped its line editor and ran the hooks again, whose read took the typing. The command
+    // never ran: it is typed again at the prompt that follows (a few times at most).
+    if (!current.started && (typed ?? '').includes(KILL_LINE) && current.swallowed < SWALLOWED_RETYPES) {
+      current.swallowed += 1;
+      current.retype = true;
+      current.incomplete = false;
+      return;
+    }
     this.#current = null;
     this.#env = null;
     this.#phase = 'idle';
@@ -523,11 +538,11 @@ export class ShellSession {
         if (again) clearInterval(again);
         resolve(run);
       };
-      const current: Current = { started: false, keys: '', incomplete: false, interrupting: false, lostEnds: 0, before: '', opts, resolve: done, command };
-      this.#current = current;
-      opts.signal?.addEventListener('abort', onAbort);
       // Nobody types into a piped run: its input is at its end, as before the session.
       const line = opts.inputEnds ? `{ ${command}\n} </dev/null` : command;
+      const current: Current = { started: false, keys: '', incomplete: false, interrupting: false, line, swallowed: 0, retype: false, before: '', opts, resolve: done, command };
+      this.#current = current;
+      opts.signal?.addEventListener('abort', onAbort);
       pty.write(`${KILL_LINE}${PASTE_START}${line}${PASTE_END}\r`);
     });
   }

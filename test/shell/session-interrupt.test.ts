@@ -24,8 +24,10 @@ function recorded(kind: SessionShell, rc?: string) {
   if (rc !== undefined) writeFileSync(path.join(home, kind === 'zsh' ? '.zshrc' : '.bashrc'), rc);
   const traffic: string[] = [];
   let onCommand: (() => void) | null = null;
+  let live: { write: (data: string) => void } | null = null;
   const spawnPty: SpawnPty = (file, args, opts) => {
     const pty = spawn(file, args, opts);
+    live = pty;
     pty.onData((d) => traffic.push(`shell:${d}`));
     return {
       get pid() {
@@ -57,7 +59,13 @@ function recorded(kind: SessionShell, rc?: string) {
     status: () => {},
     spawnPty,
   });
-  return { session, traffic, whenTyped: (then: () => void) => (onCommand = then) };
+  return {
+    session,
+    traffic,
+    whenTyped: (then: () => void) => (onCommand = then),
+    /** Writes to the shell's terminal behind the session's back. */
+    typeRaw: (data: string) => live?.write(data),
+  };
 }
 
 describe.each(['bash', 'zsh'] as const)('%s', (kind) => {
@@ -156,6 +164,48 @@ describe.each(['bash', 'zsh'] as const)('%s, Ctrl-C as the command ends', (kind)
     let next = '';
     expect((await session.run('echo still-here', { onOutput: (t) => (next += t) })).exitCode).toBe(0);
     expect(next).toContain('still-here');
+    await session.close();
+  });
+});
+
+describe.each(['bash', 'zsh'] as const)('%s, lines that never start a command', (kind) => {
+  it.each([
+    ['a syntax error', 'echo )'],
+    ['an unclosed quote', 'echo "unclosed'],
+    ['a comment', '# only a comment'],
+    ['an empty line', ' '],
+    [':', ':'],
+    ['true', 'true'],
+  ])('%s, with Ctrl-C the instant it is typed: the line ends, and the waiting Ctrl-C never reaches the next command', async (_what, line) => {
+    const { session, whenTyped } = recorded(kind);
+    whenTyped(() => session.write('\x03'));
+    await session.run(line, { onOutput: () => {} });
+    // The next command outlasts the second a Ctrl-C waits for a start that never came.
+    let next = '';
+    const run = await session.run('sleep 1.5; echo next-ran', { onOutput: (t) => (next += t) });
+    expect(run.exitCode).toBe(0);
+    expect(next).toContain('next-ran');
+    await session.close();
+  });
+});
+
+describe('zsh, an interrupt left for its next prompt', () => {
+  it('the next command, read by the end hook as a line typed ahead, is typed again and runs', async () => {
+    // A Ctrl-C that lands as a command ends, after aish's end marker, is an interrupt zsh takes at
+    // its next prompt: it drops the line editor and runs its hooks again, and the end hook's read
+    // of lines typed ahead took aish's typing of the next command (`ESC[9901~ESC[200~...`): that
+    // command never ran, and its typing came back as a line to run. Here the person's line-editor
+    // start hook is slow, so a Ctrl-C typed once the last command has ended lands in that window.
+    const rc = 'slowinit() { sleep 0.5 }\nzle -N zle-line-init slowinit\n';
+    const { session, typeRaw } = recorded('zsh', rc);
+    expect((await session.run('true', { onOutput: () => {} })).exitCode).toBe(0);
+    await session.run('echo first', { onOutput: () => {} });
+    typeRaw('\x03');
+    let out = '';
+    const run = await session.run('echo next-ran', { onOutput: (t) => (out += t) });
+    expect(run.typedAhead).toEqual([]);
+    expect(out).toContain('next-ran');
+    expect(run.exitCode).toBe(0);
     await session.close();
   });
 });
