@@ -121,6 +121,8 @@ interface Current {
   swallowed: number;
   /** The command is typed again at the next prompt. */
   retype: boolean;
+  /** aish typed Ctrl-C for the command once it had started (or had waited for its start). */
+  ctrlC: boolean;
   before: string;
   opts: RunOptions;
   resolve: (run: SessionRun) => void;
@@ -311,8 +313,9 @@ export class ShellSession {
         // command ended, while the shell ran its prompt hooks (zsh's take 50 ms reading lines
         // typed ahead, and may hold a slow one of the person's), and zsh dropped the rest of them,
         // aish's end marker with them. The line ends here, interrupted, before the prompt is
-        // taken as the next command's.
-        if (this.#current?.started) this.#done(['130']);
+        // taken as the next command's. (Without a Ctrl-C, a prompt while the command runs is
+        // another shell's that inherited an exported PS1: the command goes on.)
+        if (this.#current?.started && this.#current.ctrlC) this.#done(['130']);
         this.#atPrompt?.();
         this.#atPrompt = null;
         if (this.#current?.retype) {
@@ -330,7 +333,7 @@ export class ShellSession {
         if (current.interrupting) {
           current.interrupting = false;
           setTimeout(() => {
-            if (this.#current === current && !this.#closed) this.#pty?.write('\x03');
+            if (this.#current === current && !this.#closed) this.#typeCtrlC(current);
           }, HELD_KEYS_MS).unref();
         }
         // Held keys go to a command still running a moment after its start (one that may read
@@ -540,7 +543,7 @@ export class ShellSession {
       };
       // Nobody types into a piped run: its input is at its end, as before the session.
       const line = opts.inputEnds ? `{ ${command}\n} </dev/null` : command;
-      const current: Current = { started: false, keys: '', incomplete: false, interrupting: false, line, swallowed: 0, retype: false, before: '', opts, resolve: done, command };
+      const current: Current = { started: false, keys: '', incomplete: false, interrupting: false, line, swallowed: 0, retype: false, ctrlC: false, before: '', opts, resolve: done, command };
       this.#current = current;
       opts.signal?.addEventListener('abort', onAbort);
       pty.write(`${KILL_LINE}${PASTE_START}${line}${PASTE_END}\r`);
@@ -559,8 +562,10 @@ export class ShellSession {
   write(data: string): void {
     const current = this.#current;
     if (this.#phase !== 'running' || !current) return;
-    if (current.started) this.#pty?.write(data);
-    else if (data === '\x03') this.#interrupt(current);
+    if (current.started) {
+      if (data.includes('\x03')) current.ctrlC = true;
+      this.#pty?.write(data);
+    } else if (data === '\x03') this.#interrupt(current);
     else current.keys += data;
   }
 
@@ -579,7 +584,7 @@ export class ShellSession {
     // the next line.
     current.keys = '';
     if (current.started) {
-      this.#pty?.write('\x03');
+      this.#typeCtrlC(current);
       return;
     }
     if (current.interrupting) return;
@@ -587,8 +592,14 @@ export class ShellSession {
     setTimeout(() => {
       if (this.#closed || this.#current !== current || current.started || !current.interrupting) return;
       current.interrupting = false;
-      this.#pty?.write('\x03');
+      this.#typeCtrlC(current);
     }, INTERRUPT_WAIT_MS).unref();
+  }
+
+  /** Types Ctrl-C for `current` (a prompt without its end marker is then taken as its end). */
+  #typeCtrlC(current: Current): void {
+    current.ctrlC = true;
+    this.#pty?.write('\x03');
   }
 
   resize(cols: number, rows: number): void {
