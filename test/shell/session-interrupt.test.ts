@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawn } from '@lydell/node-pty';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ShellSession, type SessionShell, type SpawnPty } from '../../src/shell/session.js';
+import type { SessionShell, SpawnPty } from '../../src/shell/session.js';
+import { testSession } from '../support/session-shell.js';
 import { screenText } from '../../src/shell/screen-text.js';
 
 const homes: string[] = [];
@@ -48,17 +49,7 @@ function recorded(kind: SessionShell, rc?: string) {
       onExit: (listener: (e: { exitCode: number; signal?: number }) => void) => pty.onExit(listener),
     };
   };
-  const session = new ShellSession({
-    program: kind,
-    kind,
-    cwd: home,
-    env: { HOME: home, PATH: process.env.PATH, TERM: 'xterm-256color', LANG: 'C.UTF-8' },
-    size: () => ({ cols: 80, rows: 24 }),
-    startTimeoutMs: 10_000,
-    tmpDir: home,
-    status: () => {},
-    spawnPty,
-  });
+  const session = testSession(kind, home, { spawnPty });
   return {
     session,
     traffic,

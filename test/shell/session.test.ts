@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ShellSession, type SessionShell } from '../../src/shell/session.js';
 import { parseCompletion } from '../../src/shell/completion-answer.js';
 import { screenText } from '../../src/shell/screen-text.js';
+import { testSession } from '../support/session-shell.js';
 
 let home: string;
 let sessions: ShellSession[] = [];
@@ -31,12 +32,7 @@ const RC: Record<SessionShell, { file: string; text: string }> = {
 function start(kind: SessionShell, opts: { rc?: string; startTimeoutMs?: number; tmpDir?: string } = {}) {
   writeFileSync(path.join(home, RC[kind].file), opts.rc ?? RC[kind].text);
   const statuses: string[] = [];
-  const session = new ShellSession({
-    program: kind,
-    kind,
-    cwd: home,
-    env: { HOME: home, PATH: process.env.PATH, TERM: 'xterm-256color', LANG: 'C.UTF-8' },
-    size: () => ({ cols: 80, rows: 24 }),
+  const session = testSession(kind, home, {
     startTimeoutMs: opts.startTimeoutMs ?? 10_000,
     tmpDir: opts.tmpDir ?? tmpdir(),
     status: (m) => statuses.push(m),
