@@ -1,39 +1,25 @@
 // The terminal experience as a person sees it: paste, escape sequences from the model, typeahead.
 
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeHome, type AishHome } from '../support/aish-env.js';
-import { ModelServer, textReply } from '../support/model-server.js';
-import { KEY, PtySession } from '../support/pty.js';
+import { describe, expect, it } from 'vitest';
+import { loopbackHome } from '../support/loopback-home.js';
+import { textReply } from '../support/model-server.js';
+import { KEY } from '../support/pty.js';
 
-let h: AishHome;
-let server: ModelServer;
-let term: PtySession | undefined;
-
-beforeEach(async () => {
-  h = makeHome();
-  server = await ModelServer.start();
-  h.writeConfig({ models: { fast: { endpoint: server.url, model: 'm' } } });
-});
-afterEach(async () => {
-  term?.kill();
-  term = undefined;
-  await server.close();
-  h.cleanup();
-});
+const lb = loopbackHome();
 
 const PROMPT = '[aish:fast]> ';
 
 describe('on a terminal', () => {
   it('a bracketed paste of several lines is one input (a traceback becomes one question)', async () => {
-    server.enqueue(textReply(['That is a ValueError.']));
-    const t = (term = PtySession.start({ cwd: h.cwd, env: h.env }));
+    lb.server.enqueue(textReply(['That is a ValueError.']));
+    const t = lb.pty();
     await t.waitFor(PROMPT);
     expect(t.raw).toContain('\x1b[?2004h');
     t.write('\x1b[200~Traceback (most recent call last):\n  File "x.py", line 1\nls: ValueError: boom\x1b[201~');
     t.write(KEY.enter);
     await t.waitFor('That is a ValueError.');
-    expect(server.requests).toHaveLength(1);
-    expect(server.requests[0]!.body.messages.at(-1)).toEqual({
+    expect(lb.server.requests).toHaveLength(1);
+    expect(lb.server.requests[0]!.body.messages.at(-1)).toEqual({
       role: 'user',
       content: 'Traceback (most recent call last):\n  File "x.py", line 1\nls: ValueError: boom',
     });
@@ -42,8 +28,8 @@ describe('on a terminal', () => {
 
   it('a reply with raw escape sequences cannot move the cursor, clear the screen or set the title', async () => {
     const evil = 'safe\x1b[2J\x1b[H\x1b]0;owned\x07\x1b[10A\x1b[31mred\x9b2J end';
-    server.enqueue(textReply([evil]));
-    const t = (term = PtySession.start({ cwd: h.cwd, env: h.env }));
+    lb.server.enqueue(textReply([evil]));
+    const t = lb.pty();
     await t.waitFor(PROMPT);
     const mark = t.raw.length;
     t.line('show me something');
@@ -58,8 +44,8 @@ describe('on a terminal', () => {
   });
 
   it('markdown is rendered for the terminal: heading, emphasis, list, highlighted code, CMD: line', async () => {
-    server.enqueue(textReply(['# Plan\n\nUse **bold** ideas.\n- first\n- sec', 'ond\n```ts\nconst x = 1;\n```\nCMD: ls -la\n']));
-    const t = (term = PtySession.start({ cwd: h.cwd, env: h.env, cols: 60 }));
+    lb.server.enqueue(textReply(['# Plan\n\nUse **bold** ideas.\n- first\n- sec', 'ond\n```ts\nconst x = 1;\n```\nCMD: ls -la\n']));
+    const t = lb.pty({ cols: 60 });
     await t.waitFor(PROMPT);
     const mark = t.raw.length;
     t.line('write a plan');
@@ -78,7 +64,7 @@ describe('on a terminal', () => {
   });
 
   it('bracketed paste is switched off while a command runs', async () => {
-    const t = (term = PtySession.start({ cwd: h.cwd, env: h.env }));
+    const t = lb.pty();
     await t.waitFor(PROMPT);
     const mark = t.raw.length;
     t.line('echo running');
@@ -91,7 +77,7 @@ describe('on a terminal', () => {
   // The first prompt is drawn before the program is loaded (src/front.ts); keys typed at it wait
   // in the terminal, in raw mode, for the line editor.
   it('keys typed at the first prompt, before the program has loaded, are read as typed, Ctrl-C included', async () => {
-    const t = (term = PtySession.start({ cwd: h.cwd, env: h.env }));
+    const t = lb.pty();
     await t.waitFor(PROMPT);
     // Written at once: a stray line, Ctrl-C (clears it at the prompt, never SIGINT), then a command.
     t.write('never run');
