@@ -182,6 +182,8 @@ export function createApp(opts: AppOptions): Repl {
       ...(session.background ? { background: session.background } : {}),
       completer: lineCompleter({ config, commands, mcp, shell }),
       edit,
+      inputrcFile: env.INPUTRC || (env.HOME ? path.join(env.HOME, '.inputrc') : undefined),
+      color: render.style.level > 0,
     },
     commands,
     conversation,

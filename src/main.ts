@@ -70,6 +70,8 @@ async function main(shutdown: Shutdown, front: FrontState): Promise<number> {
   process.on('SIGINT', () => {
     if (!shutdown.started) app.interrupt();
   });
+  // Stopped from outside (kill -TSTP) and continued with `fg`: the terminal is taken back.
+  if (io.isTTY) process.on('SIGCONT', () => app.continued());
   // The REPL must never fall back to the user's shell: report and go on.
   const report = reportUncaught(shutdown, (err) => app.render.error(describeError(err, env)));
   process.on('uncaughtException', report);

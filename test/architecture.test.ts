@@ -63,12 +63,14 @@ const LAYERS: Record<string, readonly string[]> = {
   norris: ['broker', 'cmd-contract', 'config', 'errors', 'find-on-path', 'project', 'safety', 'tool-call', 'turn', 'undo'],
   // A command in a throwaway copy-on-write view (user and mount namespaces, overlays, the box's bwrap).
   preview: ['find-on-path', 'norris', 'project', 'shell'],
+  // aish's line editor: the keys, the kill ring, the history and the drawing of the line (pure).
+  line: [],
   // Everything a person sees; it draws the events of the layers below and produces none.
   render: ['cmd-contract', 'io', 'preview', 'shell', 'text-buffer', 'tool-call', 'turn'],
   // Project trust: the question about a project config, at start-up and for :trust.
   trust: ['config', 'errors', 'render'],
   meta: ['clipboard', 'config', 'errors', 'history', 'line-router', 'mcp', 'memory', 'model-routing', 'norris', 'project', 'render', 'safety', 'shell', 'trust', 'turn', 'undo'],
-  repl: ['broker', 'config', 'errors', 'history', 'io', 'line-router', 'mcp', 'memory', 'meta', 'norris', 'project', 'render', 'safety', 'shell', 'turn', 'undo'],
+  repl: ['broker', 'config', 'errors', 'history', 'io', 'line', 'line-router', 'mcp', 'memory', 'meta', 'norris', 'project', 'render', 'safety', 'shell', 'turn', 'undo'],
   // What runs before the program is loaded: the config, the first prompt (or the first input).
   front: ['cli', 'config', 'errors', 'io', 'render', 'repl', 'safety'],
   // How aish ends (signals, lost streams, the exit), from the start-up file on.

@@ -12,7 +12,10 @@ import { loadWidths } from '../render/text-width.js';
 import type { KeyQuestion } from '../safety/confirm.js';
 import type { BackgroundLines } from './background-lines.js';
 import { appendInputHistory, loadInputHistory } from './input-history.js';
-import { PipedLineReader, TerminalLineReader, type Completer, type LineReader } from './line-reader.js';
+import { PipedLineReader, type Completer, type LineReader } from './line-reader.js';
+import { TerminalLineReader, type RouteSign } from './terminal-reader.js';
+import { parseInputrc } from '../line/inputrc.js';
+import { readSmallFile } from '../undo/tree.js';
 
 export interface ReaderSetup {
   /** The input history file; undefined keeps no input history. */
@@ -28,6 +31,16 @@ export interface ReaderSetup {
   onInterrupt: () => void;
   /** Ctrl-X Ctrl-E: the editor on the line; null when nothing is to be run. */
   edit: (initial: string) => Promise<string | null>;
+  /** Where the line as it stands goes: the prompt's last sign. */
+  sign?: (line: string) => RouteSign;
+  /** Whether the shell would read more lines after `text` (a continuation prompt then). */
+  incomplete?: (text: string) => Promise<boolean>;
+  /** The editing mode the session's shell is in, for the next line; undefined: ~/.inputrc's, else emacs. */
+  mode?: () => 'emacs' | 'vi' | undefined;
+  /** readline's init file (`$INPUTRC`, else ~/.inputrc): its editing-mode, completion-ignore-case and bell-style. */
+  inputrcFile?: string | undefined;
+  /** Colour on (the suggestion is dimmed). */
+  color?: boolean;
 }
 
 export class ReplInput {
@@ -35,6 +48,7 @@ export class ReplInput {
   #status: (message: string) => void = () => {};
   #background: BackgroundLines | undefined;
   #reader: LineReader | null = null;
+  #terminal: TerminalLineReader | null = null;
   #ended = false;
   #exitCode = 0;
   /** Lines to run next, as if typed (`:edit`). */
@@ -67,7 +81,8 @@ export class ReplInput {
         this.#status(`input history not loaded: ${errorMessage(err)}`);
       }
     }
-    this.#reader = new TerminalLineReader(this.#io, {
+    const inputrc = parseInputrc((setup.inputrcFile && readSmallFile(setup.inputrcFile)) || '');
+    this.#reader = this.#terminal = new TerminalLineReader(this.#io, {
       history,
       historySize: size,
       completer: setup.completer,
@@ -86,8 +101,28 @@ export class ReplInput {
       },
       onInterrupt: setup.onInterrupt,
       edit: setup.edit,
+      ...(setup.sign ? { sign: setup.sign } : {}),
+      ...(setup.incomplete ? { incomplete: setup.incomplete } : {}),
+      mode: () => setup.mode?.() ?? inputrc.editingMode ?? 'emacs',
+      bell: inputrc.bellStyle ?? 'audible',
+      ...(setup.color !== undefined ? { color: setup.color } : {}),
     });
     if (this.#ended) this.#reader.close();
+  }
+
+  /** Draws the line being typed again (an answer about its route came). */
+  refresh(): void {
+    this.#terminal?.refresh();
+  }
+
+  /** aish was stopped and continued: the terminal is set up again for the line being typed. */
+  continued(): void {
+    this.#terminal?.continued();
+  }
+
+  /** Whether the last line read was entered with Alt-Enter (to go the other way than its route). */
+  get flipped(): boolean {
+    return this.#reader?.flipped ?? false;
   }
 
   /** Closes the reader: no more lines, no more questions. */

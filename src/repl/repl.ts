@@ -21,6 +21,8 @@ import type { TurnCore } from '../turn/core.js';
 import type { Checkpoints } from '../undo/checkpoints.js';
 import type { Conversation } from './conversation.js';
 import type { ReaderSetup, ReplInput } from './input.js';
+import { shellWantsMore } from '../shell/incomplete.js';
+import { flipRoute, RouteSigns } from './route-sign.js';
 
 /** On a terminal, how long after the prompt the session's shell starts (unless a line needs it first). */
 const SHELL_START_DELAY_MS = 100;
@@ -34,7 +36,7 @@ export interface ReplParts {
   render: Renderer;
   input: ReplInput;
   /** What the line reader is opened with (Ctrl-C during a question comes back to `interrupt`). */
-  reader: Omit<ReaderSetup, 'onInterrupt'>;
+  reader: Omit<ReaderSetup, 'onInterrupt' | 'sign' | 'incomplete' | 'mode'>;
   commands: readonly BoundCommand[];
   conversation: Pick<Conversation, 'ask'>;
   /** The exec output of a line that was a question after all is taken back. */
@@ -59,6 +61,8 @@ export class Repl {
   #current: AbortController | null = null;
   /** On a terminal, the configured MCP servers connecting behind the prompt. */
   #mcpStart: BackgroundConnect | null = null;
+  /** The editing mode the session's shell is in, once it said. */
+  #mode: 'vi' | 'emacs' | undefined;
 
   constructor(parts: ReplParts) {
     this.#parts = parts;
@@ -70,7 +74,14 @@ export class Repl {
     const { io, input, shell, mcp, config } = this.#parts;
     // The start-up file's prompt gives way: what is written next starts on its line.
     if (this.#parts.promptShown) io.output.write('\r\x1b[2K');
-    await input.open({ ...this.#parts.reader, onInterrupt: () => this.interrupt() });
+    const signs = new RouteSigns(config, shell, () => input.refresh());
+    await input.open({
+      ...this.#parts.reader,
+      onInterrupt: () => this.interrupt(),
+      sign: (line) => signs.sign(line),
+      incomplete: async (text) => (await this.route(text)).kind === 'shell' && (await shellWantsMore(text, this.#parts.env.PATH)),
+      mode: () => this.#mode,
+    });
     if (io.isTTY && !this.#parts.promptShown) this.render.status(this.#parts.banner);
     // The session's shell starts behind the prompt: only the first shell line waits for it. On a
     // terminal it starts a moment later (or with the first line that needs it), so the first keys
@@ -86,9 +97,10 @@ export class Repl {
     try {
       if (this.#parts.resume !== undefined) await this.#resumeAtStart(this.#parts.resume);
       for (;;) {
+        if (io.isTTY) void shell.editingMode().then((mode) => (this.#mode = mode ?? this.#mode));
         const line = await input.nextLine(this.#parts.prompt, async (typed) => (await this.route(typed)).kind === 'ai');
         if (line === null) break;
-        await this.handleLine(line);
+        await this.handleLine(line, input.flipped);
       }
     } finally {
       input.close();
@@ -123,12 +135,20 @@ export class Repl {
     if (!this.#parts.io.isTTY) this.#parts.input.quit(130);
   }
 
-  /** Processes one logical input line. Never throws: errors become status lines. */
-  async handleLine(raw: string): Promise<void> {
+  /** aish was stopped (SIGTSTP from outside) and continued: the terminal is taken back. */
+  continued(): void {
+    this.#parts.input.continued();
+  }
+
+  /**
+   * Processes one logical input line. Never throws: errors become status lines. `flipped` (Alt-Enter)
+   * sends it the other way than its route: a shell line to the model, any other to the shell.
+   */
+  async handleLine(raw: string, flipped = false): Promise<void> {
     const controller = new AbortController();
     this.#current = controller;
     try {
-      await this.#runInput(raw, controller.signal);
+      await this.#runInput(raw, controller.signal, flipped);
     } catch (err) {
       if (controller.signal.aborted) this.render.status('cancelled');
       else this.render.error(describeError(err, this.#parts.env));
@@ -138,8 +158,8 @@ export class Repl {
   }
 
   /** One input as typed, on the line's signal: to the shell, a meta command or the model. */
-  async #runInput(raw: string, signal: AbortSignal): Promise<void> {
-    const route = await this.route(raw);
+  async #runInput(raw: string, signal: AbortSignal, flipped: boolean): Promise<void> {
+    const route = flipped ? flipRoute(await this.route(raw), raw) : await this.route(raw);
     // Model lines and meta commands may use the MCP servers: they wait for them. A shell line
     // does not, but hears of failed connections first.
     if (route.kind === 'ai' || route.kind === 'meta') {

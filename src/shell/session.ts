@@ -614,7 +614,7 @@ export class ShellSession {
    * Asks the idle shell a question its integration answers (`kind <word>`, `env`) without
    * running a command: nothing reaches its history. Null when it does not answer in time.
    */
-  query(op: 'kind' | 'env' | 'jobs', arg = '', timeoutMs = 2000): Promise<string | null> {
+  query(op: 'kind' | 'env' | 'jobs' | 'keys', arg = '', timeoutMs = 2000): Promise<string | null> {
     return this.#serial(async () => {
       const ok = await this.#whenReady();
       return ok ? this.#ask(op, arg, timeoutMs) : null;
@@ -627,7 +627,8 @@ export class ShellSession {
    * (Tab), where a late answer is no answer.
    */
   queryIdle(op: 'complete', arg: string, timeoutMs: number): Promise<string | null> {
-    if (!this.alive || this.#phase !== 'idle') return Promise.resolve(null);
+    // A query in flight (the route sign asks what a word is while the person types) is quick: Tab waits for it.
+    if (!this.alive || (this.#phase !== 'idle' && this.#phase !== 'querying')) return Promise.resolve(null);
     let expired = false;
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<null>((resolve) => {

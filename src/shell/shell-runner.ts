@@ -74,6 +74,8 @@ export class ShellRunner {
   #envStale = false;
   /** What the session's shell said of words (null: no such command), until a command may change it. */
   readonly #kinds = new Map<string, WordKind | null>();
+  /** The editing mode the session's shell was last found in, or undefined: to ask (again). */
+  #keys: 'vi' | 'emacs' | undefined;
   readonly #cwdListeners: Array<(cwd: string) => void> = [];
 
   constructor(parts: ShellRunnerParts) {
@@ -159,6 +161,21 @@ export class ShellRunner {
     return payload === null ? null : parseCompletion(payload);
   }
 
+  /**
+   * The editing mode the person chose in their shell (`set -o vi`, `editing-mode vi` in
+   * ~/.inputrc, zsh's `bindkey -v`), asked of an idle session and kept until a command may have
+   * changed it; undefined when there is no session to ask.
+   */
+  async editingMode(): Promise<'vi' | 'emacs' | undefined> {
+    if (this.#keys) return this.#keys;
+    const session = this.#session;
+    if (!session?.alive) return undefined;
+    const answer = await session.query('keys', '', 1000);
+    if (answer !== 'vi' && answer !== 'emacs') return undefined;
+    this.#keys = answer;
+    return answer;
+  }
+
   /** The answer `wordKind` keeps for `word`, if any. */
   knownKind(word: string): WordKind | null | undefined {
     return this.#kinds.get(word);
@@ -166,6 +183,7 @@ export class ShellRunner {
 
   /** After a command: answers it may have changed are asked again. */
   #forgetKinds(command: string): void {
+    if (MAY_CHANGE_KEYS.test(command)) this.#keys = undefined;
     if (MAY_DEFINE.test(command)) {
       this.#kinds.clear();
       return;
@@ -331,6 +349,9 @@ const COMPLETE_TIMEOUT_MS = 500;
 const WORD_KINDS = new Set(['alias', 'function', 'builtin', 'keyword', 'file']);
 /** Commands that may define, remove or shadow a command word (or change PATH): answers are asked again. */
 const MAY_DEFINE = /\b(alias|unalias|function|unset|unfunction|source|enable|disable|hash|rehash|eval|exec|PATH|path|cd|pushd|popd)\b|\(\s*\)|(^|[\s;&|])\.\s/;
+
+/** Commands that may change the editing mode (`set -o vi`, `bindkey -v`, `bind`, an rc file read again). */
+const MAY_CHANGE_KEYS = /\b(set|bindkey|bind|source|exec)\b|(^|[\s;&|])\.\s/;
 
 /** The first word of a command, for `[vim: full-screen program]`. */
 function programName(command: string): string {

@@ -101,7 +101,7 @@ describe('Ctrl-R: reverse incremental search', () => {
     t.write('zzz');
     await t.waitFor("(failed reverse-i-search)`zzz': echo typed");
     t.write(ESC);
-    await t.waitFor('[aish:fast]> echo typed', { from: t.text.lastIndexOf('zzz') });
+    await t.waitFor('[aish:fast]$ echo typed', { from: t.text.lastIndexOf('zzz') });
     const mark = t.mark();
     t.write(KEY.enter);
     await t.waitFor(/\ntyped\n/, { from: mark });
@@ -116,7 +116,7 @@ describe('Ctrl-R: reverse incremental search', () => {
     await t.waitFor("(reverse-i-search)`abc': echo abc");
     // The cursor is on the "a" where the match starts: Right accepts and moves past it.
     t.write('\x1b[C');
-    await t.waitFor('[aish:fast]> echo abc', { from: t.text.lastIndexOf("abc':") });
+    await t.waitFor('[aish:fast]$ echo abc', { from: t.text.lastIndexOf("abc':") });
     // Typed apart: readline appends characters that arrive in one read with others at the end.
     t.write('X');
     await t.waitFor('echo aXbc', { from: t.text.lastIndexOf("abc':") });
@@ -136,7 +136,7 @@ describe('Ctrl-X Ctrl-E and :edit: composing in $EDITOR', () => {
     const mark = t.mark();
     t.write(CTRL_X + CTRL_E);
     const out = await t.waitFor(/╰─ exit 0[\s\S]*\[aish:fast\]> /, { from: mark });
-    expect(out).toContain('[aish:fast]> echo from-the-editor');
+    expect(out).toContain('[aish:fast]$ echo from-the-editor');
     expect(out).toMatch(/\nfrom-the-editor\n/);
     const log = readFileSync(editor.log, 'utf8');
     expect(log).toMatch(/^args: --wait \/.*\/aish-edit-[^/]+\/line\.txt$/m);
@@ -147,7 +147,7 @@ describe('Ctrl-X Ctrl-E and :edit: composing in $EDITOR', () => {
     expect(log).toMatch(/^icanon$/m);
     // It joined the input history like a typed line.
     t.write(KEY.up);
-    await t.waitFor(/\[aish:fast\]> echo from-the-editor/, { from: t.text.lastIndexOf('exit 0') });
+    await t.waitFor(/\[aish:fast\]\$ echo from-the-editor/, { from: t.text.lastIndexOf('exit 0') });
   });
 
   it('$VISUAL wins over $EDITOR', async () => {
@@ -165,7 +165,7 @@ describe('Ctrl-X Ctrl-E and :edit: composing in $EDITOR', () => {
     await t.waitFor(PROMPT);
     t.write(CTRL_X + CTRL_E);
     await t.waitFor('One answer.');
-    expect(t.text).toContain('[aish:fast]> why does this fail?\n... \n...   at line 3\n');
+    expect(t.text).toContain('[aish:fast]? why does this fail?\n... \n...   at line 3\n');
     expect(server.requests).toHaveLength(1);
     expect(server.requests[0]!.body.messages.at(-1)).toEqual({ role: 'user', content: 'why does this fail?\n\n  at line 3' });
   });
@@ -178,7 +178,7 @@ describe('Ctrl-X Ctrl-E and :edit: composing in $EDITOR', () => {
     await t.waitFor('keep me');
     t.write(CTRL_X + CTRL_E);
     await t.waitFor('[aish] edit cancelled (empty file)');
-    await t.waitFor(/\[aish:fast\]> echo keep me/, { from: t.text.indexOf('edit cancelled') });
+    await t.waitFor(/\[aish:fast\]\$ echo keep me/, { from: t.text.indexOf('edit cancelled') });
     const mark = t.mark();
     t.write(KEY.enter);
     await t.waitFor(/\nkeep me\n/, { from: mark });
@@ -219,7 +219,7 @@ describe('Ctrl-X Ctrl-E and :edit: composing in $EDITOR', () => {
     expect(existsSync(marker)).toBe(false);
     const mark = t.mark();
     t.write(KEY.up);
-    await t.waitFor(`${PROMPT}touch '${marker}'`, { from: mark });
+    await t.waitFor(`[aish:fast]$ touch '${marker}'`, { from: mark });
   });
 
   it('a composed meta line runs as typed: :quit ends aish', async () => {

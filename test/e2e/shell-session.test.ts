@@ -307,7 +307,7 @@ describe('lines typed while a command runs', () => {
     await new Promise((r) => setTimeout(r, 200));
     t.write('echo typed-ahead\r');
     t.write('hunter2 is my password\r');
-    await t.waitFor(/typed-ahead\n╰─ exit 0[\s\S]*kept on the line[\s\S]*\[aish:fast\]> hunter2 is my password$/, { from: mark });
+    await t.waitFor(/typed-ahead\n╰─ exit 0[\s\S]*kept on the line[\s\S]*\[aish:fast\]\? hunter2 is my password$/, { from: mark });
     expect(server.requests).toHaveLength(0);
   });
 });

@@ -191,6 +191,10 @@ __aish_query() {
       elif [[ $arg != */* ]] && type -P -- "$arg" >/dev/null 2>&1; then out=file
       fi
       ;;
+    keys)
+      # The editing mode the person chose (`set -o vi`, `editing-mode vi` in ~/.inputrc).
+      if [[ -o vi ]]; then out=vi; else out=emacs; fi
+      ;;
     jobs)
       # Asked as aish ends: the jobs it hangs up (a disowned job is not one of them).
       out=$(jobs -p 2>/dev/null)

@@ -85,6 +85,11 @@ __aish_query() {
       elif (( $+commands[$arg] )); then out=file
       fi
       ;;
+    keys)
+      # The editing mode the person chose (`bindkey -v`).
+      out=emacs
+      [[ "$(bindkey -lL main)" == *viins* ]] && out=vi
+      ;;
     jobs)
       # Asked as aish ends: the process groups of its jobs (a disowned job is not one of them).
       out=

@@ -1,0 +1,52 @@
+// Where the line as it stands goes, shown before Enter: the prompt's last sign (`]>` an empty
+// line, `]$` the shell, `]?` the model, `]:` a meta command), worked out on every key without
+// waiting on the shell. What the session's shell says a first word is comes from its cache; a word
+// it was not asked about yet is asked, and the line drawn again when the answer comes. Alt-Enter
+// sends a line the other way (`flipRoute`).
+
+import type { Config } from '../config/schema.js';
+import { asksShell, classify, type Route, type WordKind } from '../line-router.js';
+import type { RouteSign } from './terminal-reader.js';
+
+/** The prompt's last sign for each route: what Enter would do with the line as it stands. */
+const SIGNS: Record<Route['kind'], RouteSign> = { blank: '>', shell: '$', ai: '?', meta: ':' };
+
+/** What the sign needs of the session's shell (ShellRunner). */
+export interface WordKinds {
+  knownKind(word: string): WordKind | null | undefined;
+  wordKind(word: string, waitMs: number): Promise<WordKind | null | undefined>;
+}
+
+export class RouteSigns {
+  /** First words the shell is being asked about. */
+  readonly #asking = new Set<string>();
+
+  constructor(
+    private readonly config: Pick<Config, 'shell'>,
+    private readonly shell: WordKinds,
+    /** Draws the line again: an answer came. */
+    private readonly refresh: () => void,
+  ) {}
+
+  sign(line: string): RouteSign {
+    const word = asksShell(line, this.config);
+    if (word === null) return SIGNS[classify(line, this.config).kind];
+    const kind = this.shell.knownKind(word);
+    if (kind === undefined && !this.#asking.has(word)) {
+      this.#asking.add(word);
+      void this.shell.wordKind(word, 0).then((answer) => {
+        this.#asking.delete(word);
+        if (answer !== undefined) this.refresh();
+      });
+    }
+    return SIGNS[classify(line, this.config, (w) => (w === word ? kind : undefined)).kind];
+  }
+}
+
+/** Alt-Enter: the line goes the other way (a shell line to the model, a model or meta line to the shell). */
+export function flipRoute(route: Route, raw: string): Route {
+  const text = raw.trim();
+  if (route.kind === 'blank') return route;
+  if (route.kind === 'shell') return { kind: 'ai', payload: text, rule: 'default' };
+  return { kind: 'shell', payload: text.replace(/^\$\s/, ''), rule: 'dollar' };
+}
