@@ -309,7 +309,7 @@ function norrisMode(
     config,
     core: parts.core,
     commands: { run: (command, signal) => hooks.hold(() => shell.run(command, signal)) },
-    box: { availability: () => box.availability(), run: (command, start, signal) => hooks.hold(() => box.run(command, start, signal)) },
+    box: { availability: () => box.availability(), run: (command, tree, signal) => hooks.hold(() => box.run(command, tree, signal)) },
     checkpoint: parts.undo.around,
     cwd: () => shell.cwd,
     gate: parts.gate,

@@ -1,7 +1,8 @@
 // Norris steps in the sandbox: finds bubblewrap and tries a trivial boxed `true` once per session
 // (the answer says why there is no box, if there is none), then runs each step as a fresh
 // `<shell> -c` behind the box's argv (sandbox.ts), from the session shell's directory and exported
-// environment without its secrets, and tells the model when the box stopped a step.
+// environment without its secrets, writing only in the run's tree (box-tree.ts), and tells the
+// model when the box stopped a step.
 
 import { spawn } from 'node:child_process';
 import { realpathSync, statSync } from 'node:fs';
@@ -10,7 +11,6 @@ import path from 'node:path';
 import { CONFIG_SEARCH_PLACES } from '../config/load.js';
 import { findOnPath } from '../find-on-path.js';
 import type { Config } from '../config/schema.js';
-import { workTreeOf } from '../project/git.js';
 import { withoutSecrets } from '../safety/redact.js';
 import { bwrapArgv, blockedNote, laterRunPlaces, secretPlaces, type BoxPath, type BoxSettings } from './sandbox.js';
 
@@ -63,24 +63,23 @@ export class NorrisBox {
   }
 
   /**
-   * Runs one step in the box, from the session shell's directory. `start` is where Norris started:
-   * the tree when the step's directory is in no git work tree. Never rejects.
+   * Runs one step in the box, from the session shell's directory, writing only in `tree`: the
+   * run's tree (boxTreeOf, decided when the run started), wherever the step starts. Never rejects.
    */
-  async run(command: string, start: string, signal: AbortSignal): Promise<void> {
+  async run(command: string, tree: string, signal: AbortSignal): Promise<void> {
     const { shell, config } = this.#parts;
     await shell.syncEnv();
-    const settings = await this.settings(shell.cwd, start);
+    const settings = this.settings(shell.cwd, tree);
     const result = await shell.runIsolated(command, signal, { wrap: bwrapArgv(settings), env: withoutSecrets(shell.env, config) });
     if (signal.aborted) return;
     const note = blockedNote(result, settings);
     if (note) this.#parts.note(note);
   }
 
-  /** The box for a step in `cwd`: its tree and the places that exist now. */
-  async settings(cwd: string, start: string): Promise<BoxSettings> {
+  /** The box for a step in `cwd` writing in `tree`: the places that exist now. */
+  settings(cwd: string, tree: string): BoxSettings {
     const { config, env } = this.#parts;
     const home = env.HOME || '/';
-    const tree = realOf((await workTreeOf(cwd, env))?.root ?? start);
     const ownConfigs = CONFIG_SEARCH_PLACES.filter((name) => name.startsWith('.'));
     return {
       bwrap: findOnPath('bwrap', env.PATH ?? '/usr/bin:/bin') ?? 'bwrap',

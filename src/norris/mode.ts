@@ -9,6 +9,7 @@ import type { ApprovalGate } from '../safety/gate.js';
 import type { CommandRunner, TurnCore } from '../turn/core.js';
 import type { Checkpointer } from '../undo/checkpoints.js';
 import type { BoxAvailability } from './box.js';
+import { boxTreeOf } from './box-tree.js';
 import { runNorris, type NorrisEnd, type NorrisHost, type StepPreview } from './run.js';
 import { createSecondOpinion } from './second-opinion.js';
 
@@ -17,10 +18,10 @@ export interface NorrisModeParts {
   core: TurnCore;
   /** Runs the commands Norris decides on as typed shell lines, where no sandbox can be built. */
   commands: CommandRunner;
-  /** The sandbox (box.ts): whether one can be built, and a step run in it from `start`. */
+  /** The sandbox (box.ts): whether one can be built, and a step run in it, writing only in `tree`. */
   box: {
     availability(): Promise<BoxAvailability>;
-    run(command: string, start: string, signal: AbortSignal): Promise<void>;
+    run(command: string, tree: string, signal: AbortSignal): Promise<void>;
   };
   /** Takes a checkpoint of the step's tree around each step (`:undo norris`). */
   checkpoint: Checkpointer;
@@ -68,6 +69,9 @@ export class NorrisMode {
         const then = where === 'ask' ? 'each command asks first' : 'commands run without asking (norris.unsandboxed: allow)';
         status(`[Norris] no sandbox here (${availability.why}): ${then}`);
       }
+      // Where every boxed step of this run may write, decided now from the folders (issue 32):
+      // nothing a step does, and no `cd`, moves it.
+      const tree = boxTreeOf(start);
       const preview = await this.#previews(start);
       const end = await runNorris(
         goal,
@@ -75,7 +79,7 @@ export class NorrisMode {
           request: (content, gate, norrisSuffix, s) => core.request(content, model, s, { gate, maxDepth: 1, norrisSuffix }),
           runCommand: (command, s, step) =>
             this.#parts.checkpoint({ command, origin: 'norris', norris: { run, step } }, this.#parts.cwd(), () =>
-              where === 'boxed' ? box.run(command, start, s) : commands.run(command, s),
+              where === 'boxed' ? box.run(command, tree, s) : commands.run(command, s),
             ),
           box: where,
           boxRules: BOX_RULES(config.norris.network),

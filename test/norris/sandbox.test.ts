@@ -2,7 +2,7 @@
 // stays read-only in the tree, and which failures are the box's doing. Then the real thing:
 // NorrisBox's probe and a step through a real ShellRunner behind bubblewrap.
 
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/schema.js';
@@ -175,6 +175,15 @@ describe('NorrisBox', () => {
     expect(text).not.toContain('abcdefghijkl');
     expect(text).not.toContain('KEY\n');
     expect(notes.join('\n')).toMatch(/blocked by the Norris sandbox: read-only file system outside .*tree; .*\.ssh cannot be read in the box/);
+  });
+
+  it.skipIf(!canSandbox)("writes only in the run's tree, even from a directory outside it (skipped where no box can be built)", async () => {
+    const { box, cwd } = setUp({}, env());
+    const tree = path.join(dir, 'home', 'other');
+    mkdirSync(tree);
+    await box.run('echo here > here; echo there > ../other/there', tree, new AbortController().signal);
+    expect(readdirSync(cwd)).toEqual([]);
+    expect(readFileSync(path.join(tree, 'there'), 'utf8')).toBe('there\n');
   });
 
   it.skipIf(!canSandbox)('the signal stops a boxed step and what it started (skipped where no box can be built)', async () => {
