@@ -5,14 +5,14 @@
 // model when the box stopped a step.
 
 import { spawn } from 'node:child_process';
-import { realpathSync, statSync } from 'node:fs';
+import { lstatSync, realpathSync, rmdirSync, statSync } from 'node:fs';
 import { platform } from 'node:os';
 import path from 'node:path';
 import { CONFIG_SEARCH_PLACES } from '../config/load.js';
 import { findOnPath } from '../find-on-path.js';
 import type { Config } from '../config/schema.js';
 import { withoutSecrets } from '../safety/redact.js';
-import { bwrapArgv, blockedNote, laterRunPlaces, secretPlaces, type BoxPath, type BoxSettings } from './sandbox.js';
+import { bwrapArgv, blockedNote, gitPlaces, laterRunPlaces, secretPlaces, type BoxPath, type BoxSettings } from './sandbox.js';
 
 /** Whether steps can be boxed here; `why` says why not. */
 export type BoxAvailability = { available: true } | { available: false; why: string };
@@ -70,13 +70,17 @@ export class NorrisBox {
     const { shell, config } = this.#parts;
     await shell.syncEnv();
     const settings = this.settings(shell.cwd, tree);
-    const result = await shell.runIsolated(command, signal, { wrap: bwrapArgv(settings), env: withoutSecrets(shell.env, config) });
-    if (signal.aborted) return;
-    const note = blockedNote(result, settings);
-    if (note) this.#parts.note(note);
+    try {
+      const result = await shell.runIsolated(command, signal, { wrap: bwrapArgv(settings), env: withoutSecrets(shell.env, config) });
+      if (signal.aborted) return;
+      const note = blockedNote(result, settings);
+      if (note) this.#parts.note(note);
+    } finally {
+      removeEmptyFolders(settings.blocked ?? []);
+    }
   }
 
-  /** The box for a step in `cwd` writing in `tree`: the places that exist now. */
+  /** The box for a step in `cwd` writing in `tree`: the places that exist now, and those that do not. */
   settings(cwd: string, tree: string): BoxSettings {
     const { config, env } = this.#parts;
     const home = env.HOME || '/';
@@ -88,7 +92,24 @@ export class NorrisBox {
       network: config.norris.network,
       hidden: existingPlaces(secretPlaces(home, env, config.norris.hidden_paths)),
       readOnly: existingPlaces(laterRunPlaces(tree, home, ownConfigs)),
+      // Missing, not even a dangling link (bwrap cannot mount on one).
+      blocked: gitPlaces(tree).filter((p) => lstatSync(p, { throwIfNoEntry: false }) === undefined),
     };
+  }
+}
+
+/**
+ * Removes each of `paths` that is an empty folder: the mount points bwrap left in the tree for the
+ * blocked places. Nothing could be written in them during the step; a folder made there since, with
+ * something in it, stays.
+ */
+function removeEmptyFolders(paths: readonly string[]): void {
+  for (const p of paths) {
+    try {
+      rmdirSync(p);
+    } catch {
+      // Not there, not a folder, or not empty: not the box's.
+    }
   }
 }
 

@@ -168,6 +168,7 @@ describe.skipIf(!canSandbox)("The box's writable tree is decided once, from the 
     ]);
     expectContained();
     expect(existsSync(path.join(h.home, 'planted.txt'))).toBe(false);
+    expect(existsSync(path.join(dir, '.git'))).toBe(false);
     expect(sent).toContain('blocked by the Norris sandbox: read-only file system');
   }, 40_000);
 
@@ -183,6 +184,22 @@ describe.skipIf(!canSandbox)("The box's writable tree is decided once, from the 
     await boxedRun(dir, ['echo pwned > ~/planted.txt']);
     expectContained();
     expect(existsSync(path.join(h.home, 'planted.txt'))).toBe(false);
+  }, 40_000);
+
+  it('in a tree without .git, a step cannot make .git, .git/hooks or .gitmodules, and none is left behind', async () => {
+    const dir = project();
+    const sent = await boxedRun(dir, [
+      'git init',
+      'mkdir .git',
+      'mkdir -p .git/hooks && printf "#!/bin/sh\\ntouch ~/fsmonitor-ran\\n" > .git/hooks/post-checkout',
+      'printf "[submodule \\"x\\"]\\n" > .gitmodules',
+      'echo made > made.txt',
+    ]);
+    expectContained();
+    expect(readFileSync(path.join(dir, 'made.txt'), 'utf8')).toBe('made\n');
+    expect(existsSync(path.join(dir, '.git'))).toBe(false);
+    expect(existsSync(path.join(dir, '.gitmodules'))).toBe(false);
+    expect(sent).toContain('blocked by the Norris sandbox: read-only file system');
   }, 40_000);
 });
 

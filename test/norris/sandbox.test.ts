@@ -52,6 +52,14 @@ describe('bwrapArgv', () => {
     expect([...order].sort((a, b) => a - b)).toEqual(order);
   });
 
+  it('a blocked place (a .git or .gitmodules not there) is an empty read-only tmpfs, after the tree and its read-only places', () => {
+    const argv = bwrapArgv({ ...base, readOnly: [], blocked: ['/home/me/src/app/.git', '/home/me/src/app/.gitmodules'] });
+    const i = argv.indexOf('/home/me/src/app/.git');
+    expect(argv.slice(i - 1, i + 3)).toEqual(['--tmpfs', '/home/me/src/app/.git', '--remount-ro', '/home/me/src/app/.git']);
+    expect(after(argv, '--tmpfs')).toContain('/home/me/src/app/.gitmodules');
+    expect(i).toBeGreaterThan(argv.indexOf('--bind'));
+  });
+
   it('a hidden folder is an empty tmpfs of mode 0000, read-only; a hidden file is /dev/null on a nodev mount', () => {
     const argv = bwrapArgv(base);
     const i = argv.indexOf('/home/me/.ssh');
@@ -68,10 +76,10 @@ describe('secretPlaces and laterRunPlaces', () => {
     );
   });
 
-  it("keeps the tree's .git read-only; rc files and aish's own config too when the tree holds HOME", () => {
-    expect(laterRunPlaces('/h/src/app', '/h', ['.aishrc.json'])).toEqual(['/h/src/app/.git']);
+  it("keeps the tree's .git and .gitmodules read-only; rc files and aish's own config too when the tree holds HOME", () => {
+    expect(laterRunPlaces('/h/src/app', '/h', ['.aishrc.json'])).toEqual(['/h/src/app/.git', '/h/src/app/.gitmodules']);
     const inHome = laterRunPlaces('/h', '/h', ['.aishrc.json']);
-    expect(inHome).toEqual(expect.arrayContaining(['/h/.git', '/h/.bashrc', '/h/.zshrc', '/h/.profile', '/h/.gitconfig', '/h/.aishrc.json']));
+    expect(inHome).toEqual(expect.arrayContaining(['/h/.git', '/h/.gitmodules', '/h/.bashrc', '/h/.zshrc', '/h/.profile', '/h/.gitconfig', '/h/.aishrc.json']));
   });
 
   it.each([
@@ -113,6 +121,11 @@ describe('blockedNote', () => {
 
   it('with norris.network on, a network failure is not blamed on the box', () => {
     expect(blockedNote({ exitCode: 6, output: 'curl: (6) Could not resolve host: example.com' }, { ...base, network: true })).toBeNull();
+  });
+
+  it('a .git the box keeps from being made counts as its .git', () => {
+    const note = blockedNote({ exitCode: 1, output: "mkdir: cannot create directory '.git/hooks': Read-only file system" }, { ...base, readOnly: [], blocked: ['/home/me/src/app/.git'] });
+    expect(note).toBe('[aish] blocked by the Norris sandbox: read-only file system outside /home/me/src/app (and in its .git)');
   });
 
   it('a box that could not be built says so', () => {
@@ -174,7 +187,9 @@ describe('NorrisBox', () => {
     const text = pending.take();
     expect(text).not.toContain('abcdefghijkl');
     expect(text).not.toContain('KEY\n');
-    expect(notes.join('\n')).toMatch(/blocked by the Norris sandbox: read-only file system outside .*tree; .*\.ssh cannot be read in the box/);
+    expect(notes.join('\n')).toMatch(/blocked by the Norris sandbox: read-only file system outside .*tree \(and in its \.git\); .*\.ssh cannot be read in the box/);
+    // The tree had no .git nor .gitmodules: the box kept them from being made, and left nothing.
+    expect(readdirSync(cwd)).toEqual(['inside']);
   });
 
   it.skipIf(!canSandbox)("writes only in the run's tree, even from a directory outside it (skipped where no box can be built)", async () => {
