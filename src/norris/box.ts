@@ -12,7 +12,8 @@ import { CONFIG_SEARCH_PLACES } from '../config/load.js';
 import { findOnPath } from '../find-on-path.js';
 import type { Config } from '../config/schema.js';
 import { withoutSecrets } from '../safety/redact.js';
-import { bwrapArgv, blockedNote, gitPlaces, laterRunPlaces, secretPlaces, type BoxPath, type BoxSettings } from './sandbox.js';
+import { gitFoldersOf } from '../undo/tree.js';
+import { bwrapArgv, blockedNote, gitPlaces, isInside, laterRunPlaces, secretPlaces, type BoxPath, type BoxSettings } from './sandbox.js';
 
 /** Whether steps can be boxed here; `why` says why not. */
 export type BoxAvailability = { available: true } | { available: false; why: string };
@@ -85,13 +86,18 @@ export class NorrisBox {
     const { config, env } = this.#parts;
     const home = env.HOME || '/';
     const ownConfigs = CONFIG_SEARCH_PLACES.filter((name) => name.startsWith('.'));
+    // The git folders a `.git` file names count with it (a project unpacked with its `gitdir:`
+    // inside). Only real paths inside the tree: the rest is read-only already, and binding a
+    // link's target (`.git -> /run/docker.sock`) would show it under the private /tmp and /run.
+    const folders = gitFoldersOf(tree);
+    const readOnly = existingPlaces([...laterRunPlaces(tree, home, ownConfigs), ...(folders ? [folders.gitDir, folders.common] : [])]);
     return {
       bwrap: findOnPath('bwrap', env.PATH ?? '/usr/bin:/bin') ?? 'bwrap',
       tree,
       cwd,
       network: config.norris.network,
       hidden: existingPlaces(secretPlaces(home, env, config.norris.hidden_paths)),
-      readOnly: existingPlaces(laterRunPlaces(tree, home, ownConfigs)),
+      readOnly: readOnly.filter((p) => isInside(p.path, tree)),
       // Missing, not even a dangling link (bwrap cannot mount on one).
       blocked: gitPlaces(tree).filter((p) => lstatSync(p, { throwIfNoEntry: false }) === undefined),
     };

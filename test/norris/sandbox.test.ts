@@ -2,7 +2,8 @@
 // stays read-only in the tree, and which failures are the box's doing. Then the real thing:
 // NorrisBox's probe and a step through a real ShellRunner behind bubblewrap.
 
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/schema.js';
@@ -199,6 +200,30 @@ describe('NorrisBox', () => {
     await box.run('echo here > here; echo there > ../other/there', tree, new AbortController().signal);
     expect(readdirSync(cwd)).toEqual([]);
     expect(readFileSync(path.join(tree, 'there'), 'utf8')).toBe('there\n');
+  });
+
+  it.skipIf(!canSandbox)("a .git link at the tree's top does not bring its target into the box: /tmp stays private (skipped where no box can be built)", async () => {
+    const { box, pending, cwd } = setUp({}, env());
+    const outside = mkdtempSync(path.join(tmpdir(), 'aish-box-host-'));
+    try {
+      writeFileSync(path.join(outside, 'agent'), 'HOST-ONLY');
+      symlinkSync(path.join(outside, 'agent'), path.join(cwd, '.git'));
+      expect(box.settings(cwd, cwd).readOnly).toEqual([]);
+      await box.run(`cat ${path.join(outside, 'agent')}`, cwd, new AbortController().signal);
+      expect(pending.take()).not.toContain('HOST-ONLY');
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it.skipIf(!canSandbox)('the git folder a .git file names inside the tree stays read-only, like a .git folder (skipped where no box can be built)', async () => {
+    const { box, cwd } = setUp({}, env());
+    mkdirSync(path.join(cwd, '.cache-gitdir', 'hooks'), { recursive: true });
+    writeFileSync(path.join(cwd, '.git'), 'gitdir: .cache-gitdir\n');
+    await box.run('echo x > .cache-gitdir/hooks/post-checkout; echo x > .cache-gitdir/config; echo x > made', cwd, new AbortController().signal);
+    expect(readdirSync(path.join(cwd, '.cache-gitdir', 'hooks'))).toEqual([]);
+    expect(readdirSync(path.join(cwd, '.cache-gitdir'))).toEqual(['hooks']);
+    expect(readFileSync(path.join(cwd, 'made'), 'utf8')).toBe('x\n');
   });
 
   it.skipIf(!canSandbox)('the signal stops a boxed step and what it started (skipped where no box can be built)', async () => {
