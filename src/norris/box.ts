@@ -5,15 +5,15 @@
 // model when the box stopped a step.
 
 import { spawn } from 'node:child_process';
-import { lstatSync, realpathSync, rmdirSync, statSync } from 'node:fs';
+import { realpathSync, rmdirSync, statSync } from 'node:fs';
 import { platform } from 'node:os';
 import path from 'node:path';
 import { CONFIG_SEARCH_PLACES } from '../config/load.js';
 import { findOnPath } from '../find-on-path.js';
 import type { Config } from '../config/schema.js';
 import { withoutSecrets } from '../safety/redact.js';
-import { gitFoldersOf } from '../undo/tree.js';
-import { bwrapArgv, blockedNote, gitPlaces, isInside, laterRunPlaces, secretPlaces, type BoxPath, type BoxSettings } from './sandbox.js';
+import { exists, gitFoldersOf } from '../undo/tree.js';
+import { bwrapArgv, blockedNote, isInside, laterRunPlaces, secretPlaces, type BoxPath, type BoxSettings } from './sandbox.js';
 
 /** Whether steps can be boxed here; `why` says why not. */
 export type BoxAvailability = { available: true } | { available: false; why: string };
@@ -71,17 +71,22 @@ export class NorrisBox {
     const { shell, config } = this.#parts;
     await shell.syncEnv();
     const settings = this.settings(shell.cwd, tree);
+    // bwrap makes the blocked places' mount points (and missing folders above them) in the tree.
+    const made = (settings.blocked ?? []).flatMap(missingFoldersOf);
     try {
       const result = await shell.runIsolated(command, signal, { wrap: bwrapArgv(settings), env: withoutSecrets(shell.env, config) });
       if (signal.aborted) return;
       const note = blockedNote(result, settings);
       if (note) this.#parts.note(note);
     } finally {
-      removeEmptyFolders(settings.blocked ?? []);
+      removeEmptyFolders(made);
     }
   }
 
-  /** The box for a step in `cwd` writing in `tree`: the places that exist now, and those that do not. */
+  /**
+   * The box for a step in `cwd` writing in `tree`: the places that run later read-only where they
+   * exist, and kept from being made where they do not.
+   */
   settings(cwd: string, tree: string): BoxSettings {
     const { config, env } = this.#parts;
     const home = env.HOME || '/';
@@ -90,24 +95,47 @@ export class NorrisBox {
     // inside). Only real paths inside the tree: the rest is read-only already, and binding a
     // link's target (`.git -> /run/docker.sock`) would show it under the private /tmp and /run.
     const folders = gitFoldersOf(tree);
-    const readOnly = existingPlaces([...laterRunPlaces(tree, home, ownConfigs), ...(folders ? [folders.gitDir, folders.common] : [])]);
+    const later = [...laterRunPlaces(tree, home, ownConfigs), ...(folders ? [folders.gitDir, folders.common] : [])];
     return {
       bwrap: findOnPath('bwrap', env.PATH ?? '/usr/bin:/bin') ?? 'bwrap',
       tree,
       cwd,
       network: config.norris.network,
       hidden: existingPlaces(secretPlaces(home, env, config.norris.hidden_paths)),
-      readOnly: readOnly.filter((p) => isInside(p.path, tree)),
-      // Missing, not even a dangling link (bwrap cannot mount on one).
-      blocked: gitPlaces(tree).filter((p) => lstatSync(p, { throwIfNoEntry: false }) === undefined),
+      readOnly: existingPlaces(later).filter((p) => isInside(p.path, tree)),
+      blocked: later.filter((p) => canBlock(p, tree)),
     };
   }
 }
 
 /**
- * Removes each of `paths` that is an empty folder: the mount points bwrap left in the tree for the
- * blocked places. Nothing could be written in them during the step; a folder made there since, with
- * something in it, stays.
+ * Whether `p` is missing (not even a dangling link: bwrap cannot mount on one) and its nearest
+ * existing folder is really in the tree. Under a link out of the tree it is read-only already,
+ * and bwrap could not make its mount point there.
+ */
+function canBlock(p: string, tree: string): boolean {
+  if (exists(p)) return false;
+  let at = path.dirname(p);
+  while (!exists(at)) at = path.dirname(at);
+  try {
+    const real = realpathSync(at);
+    return isInside(real, tree) && statSync(real).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** `p` and the folders above it that are missing now, deepest first: what bwrap makes to mount on `p`. */
+function missingFoldersOf(p: string): string[] {
+  const missing: string[] = [];
+  for (let at = p; !exists(at); at = path.dirname(at)) missing.push(at);
+  return missing;
+}
+
+/**
+ * Removes each of `paths` that is an empty folder, in order: the mount points bwrap left in the
+ * tree for the blocked places, and the folders it made for them. Nothing could be written in a
+ * mount point during the step; a folder the step filled stays.
  */
 function removeEmptyFolders(paths: readonly string[]): void {
   for (const p of paths) {

@@ -27,9 +27,10 @@ export interface BoxSettings {
   /** Existing places inside the tree that stay read-only (`.git`, rc files when the tree holds HOME). */
   readOnly: readonly BoxPath[];
   /**
-   * Places in the tree that do not exist and must not be made (`.git`, `.gitmodules`): an empty
-   * read-only folder is mounted on each. bwrap makes the mount point in the tree itself, so the
-   * caller removes those left empty after the step.
+   * Places in the tree that run later and do not exist, so must not be made (`.git`,
+   * `.gitmodules`, a missing rc file when the tree holds HOME): an empty read-only folder is
+   * mounted on each. bwrap makes the mount point (and missing folders above it) in the tree
+   * itself, so the caller removes those left empty after the step.
    */
   blocked?: readonly string[];
   /**
@@ -63,21 +64,14 @@ export function secretPlaces(home: string, env: Record<string, string | undefine
 }
 
 /**
- * Where git finds what it runs, in the tree: `.git` (hooks, `core.fsmonitor`, aliases) and
- * `.gitmodules`. Kept read-only whether they exist or not, so a step cannot make a repository
- * there that runs its code the next time the person uses git in the tree.
- */
-export function gitPlaces(tree: string): string[] {
-  return [path.join(tree, '.git'), path.join(tree, '.gitmodules')];
-}
-
-/**
- * Files inside the tree that stay read-only because something outside the box runs them later:
- * the git places and, when the tree holds the home folder, the shell's rc files, git's config and
- * the person's own aish config files.
+ * Files inside the tree that stay read-only, whether or not they exist, because something outside
+ * the box runs them later: the tree's `.git` (hooks, `core.fsmonitor`, aliases: a step must not
+ * make a repository that runs them the next time the person uses git there) and `.gitmodules`,
+ * and, when the tree holds the home folder, the shell's rc files, git's config and the person's
+ * own aish config files.
  */
 export function laterRunPlaces(tree: string, home: string, ownConfigNames: readonly string[]): string[] {
-  const places = gitPlaces(tree);
+  const places = [path.join(tree, '.git'), path.join(tree, '.gitmodules')];
   if (isInside(home, tree)) {
     const rc = ['.bashrc', '.bash_profile', '.bash_login', '.bash_logout', '.profile', '.zshenv', '.zshrc', '.zprofile', '.zlogin', '.zlogout', '.gitconfig', '.config/git'];
     places.push(...[...rc, ...ownConfigNames].map((p) => path.join(home, p)));

@@ -94,7 +94,8 @@ function hash64(text: string): string {
   return fnv(0x811c9dc5) + fnv(0x01000193 ^ 0x5bd1e995);
 }
 
-function exists(p: string): boolean {
+/** Whether anything is at `p`, a dangling link included; false when it cannot be looked at. */
+export function exists(p: string): boolean {
   try {
     lstatSync(p);
     return true;

@@ -226,6 +226,13 @@ describe('NorrisBox', () => {
     expect(readFileSync(path.join(cwd, 'made'), 'utf8')).toBe('x\n');
   });
 
+  it.skipIf(!canSandbox)('with the tree holding HOME, a missing rc file or git config cannot be made, and the box leaves nothing behind (skipped where no box can be built)', async () => {
+    const { box } = setUp({}, env());
+    const home = path.join(dir, 'home');
+    await box.run('echo "echo pwned" > ~/.bashrc; echo x > ~/.profile; mkdir -p ~/.config/git && echo x > ~/.config/git/config; echo x > ~/.gitconfig; echo ok > ~/fine', home, new AbortController().signal);
+    expect(readdirSync(home).sort()).toEqual(['.ssh', 'fine', 'outside', 'tree']);
+  });
+
   it.skipIf(!canSandbox)('the signal stops a boxed step and what it started (skipped where no box can be built)', async () => {
     const { box, cwd } = setUp({}, env());
     const controller = new AbortController();
