@@ -314,7 +314,7 @@ function norrisMode(
     cwd: () => shell.cwd,
     gate: parts.gate,
     status: parts.status,
-    preview: { availability: () => preview.availability(), step: (command, signal, start) => preview.step(command, signal, start) },
+    preview: { availability: () => preview.availability(), step: (command, signal, tree) => preview.step(command, signal, tree) },
   });
 }
 

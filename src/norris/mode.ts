@@ -33,7 +33,8 @@ export interface NorrisModeParts {
   /** Previews (src/preview/) for `norris.preview`: whether they run here, and one step's. */
   preview?: {
     availability(): Promise<{ available: true } | { available: false; why: string }>;
-    step(command: string, signal: AbortSignal, start: string): Promise<StepPreview>;
+    /** `tree`: the run's tree, which the box would let the step write. */
+    step(command: string, signal: AbortSignal, tree: string): Promise<StepPreview>;
   };
 }
 
@@ -72,7 +73,7 @@ export class NorrisMode {
       // Where every boxed step of this run may write, decided now from the folders (issue 32):
       // nothing a step does, and no `cd`, moves it.
       const tree = boxTreeOf(start);
-      const preview = await this.#previews(start);
+      const preview = await this.#previews(tree);
       const end = await runNorris(
         goal,
         {
@@ -109,11 +110,11 @@ export class NorrisMode {
   }
 
   /** `norris.preview`: each step's preview, or where there is none, a HALT for each (said once). */
-  async #previews(start: string): Promise<NorrisHost['preview']> {
+  async #previews(tree: string): Promise<NorrisHost['preview']> {
     const { config, preview, status } = this.#parts;
     if (!config.norris.preview) return undefined;
     const availability = preview ? await preview.availability() : { available: false as const, why: 'no previews here' };
-    if (preview && availability.available) return (command, signal) => preview.step(command, signal, start);
+    if (preview && availability.available) return (command, signal) => preview.step(command, signal, tree);
     const why = availability.available ? 'no previews here' : availability.why;
     status(`[Norris] norris.preview is on, but a preview needs Linux user namespaces (${why}): every step HALTs first`);
     return async () => ({ type: 'none', why });
