@@ -309,12 +309,12 @@ function norrisMode(
     config,
     core: parts.core,
     commands: { run: (command, signal) => hooks.hold(() => shell.run(command, signal)) },
-    box: { availability: () => box.availability(), run: (command, start, signal) => hooks.hold(() => box.run(command, start, signal)) },
+    box: { availability: () => box.availability(), run: (command, tree, signal) => hooks.hold(() => box.run(command, tree, signal)) },
     checkpoint: parts.undo.around,
     cwd: () => shell.cwd,
     gate: parts.gate,
     status: parts.status,
-    preview: { availability: () => preview.availability(), step: (command, signal, start) => preview.step(command, signal, start) },
+    preview: { availability: () => preview.availability(), step: (command, signal, tree) => preview.step(command, signal, tree) },
   });
 }
 

@@ -59,8 +59,9 @@ const LAYERS: Record<string, readonly string[]> = {
   turn: ['broker', 'cmd-contract', 'config', 'context', 'errors', 'history', 'is-record', 'model-routing', 'safety', 'text-buffer', 'tool-call'],
   // Tool hosts: the MCP registry (and later built-ins) seen as the turn core's ToolHost.
   tools: ['broker', 'mcp', 'safety', 'turn', 'tool-call'],
-  // The autonomous loop; its sandbox finds the step's work tree through project/.
-  norris: ['broker', 'cmd-contract', 'config', 'errors', 'find-on-path', 'project', 'safety', 'tool-call', 'turn', 'undo'],
+  // The autonomous loop and its sandbox. Not project/: the box's tree comes from the folders, never
+  // from git, whose answer the repository's config can move (issue 32).
+  norris: ['broker', 'cmd-contract', 'config', 'errors', 'find-on-path', 'safety', 'tool-call', 'turn', 'undo'],
   // A command in a throwaway copy-on-write view (user and mount namespaces, overlays, the box's bwrap).
   preview: ['find-on-path', 'norris', 'project', 'shell'],
   // aish's line editor: the keys, the kill ring, the history and the drawing of the line (pure).

@@ -1,18 +1,19 @@
 // Norris steps in the sandbox: finds bubblewrap and tries a trivial boxed `true` once per session
 // (the answer says why there is no box, if there is none), then runs each step as a fresh
 // `<shell> -c` behind the box's argv (sandbox.ts), from the session shell's directory and exported
-// environment without its secrets, and tells the model when the box stopped a step.
+// environment without its secrets, writing only in the run's tree (box-tree.ts), and tells the
+// model when the box stopped a step.
 
 import { spawn } from 'node:child_process';
-import { realpathSync, statSync } from 'node:fs';
+import { realpathSync, rmdirSync, statSync } from 'node:fs';
 import { platform } from 'node:os';
 import path from 'node:path';
 import { CONFIG_SEARCH_PLACES } from '../config/load.js';
 import { findOnPath } from '../find-on-path.js';
 import type { Config } from '../config/schema.js';
-import { workTreeOf } from '../project/git.js';
 import { withoutSecrets } from '../safety/redact.js';
-import { bwrapArgv, blockedNote, laterRunPlaces, secretPlaces, type BoxPath, type BoxSettings } from './sandbox.js';
+import { exists, gitFoldersOf } from '../undo/tree.js';
+import { bwrapArgv, blockedNote, isInside, laterRunPlaces, secretPlaces, type BoxPath, type BoxSettings } from './sandbox.js';
 
 /** Whether steps can be boxed here; `why` says why not. */
 export type BoxAvailability = { available: true } | { available: false; why: string };
@@ -63,33 +64,86 @@ export class NorrisBox {
   }
 
   /**
-   * Runs one step in the box, from the session shell's directory. `start` is where Norris started:
-   * the tree when the step's directory is in no git work tree. Never rejects.
+   * Runs one step in the box, from the session shell's directory, writing only in `tree`: the
+   * run's tree (boxTreeOf, decided when the run started), wherever the step starts. Never rejects.
    */
-  async run(command: string, start: string, signal: AbortSignal): Promise<void> {
+  async run(command: string, tree: string, signal: AbortSignal): Promise<void> {
     const { shell, config } = this.#parts;
     await shell.syncEnv();
-    const settings = await this.settings(shell.cwd, start);
-    const result = await shell.runIsolated(command, signal, { wrap: bwrapArgv(settings), env: withoutSecrets(shell.env, config) });
-    if (signal.aborted) return;
-    const note = blockedNote(result, settings);
-    if (note) this.#parts.note(note);
+    const settings = this.settings(shell.cwd, tree);
+    // bwrap makes the blocked places' mount points (and missing folders above them) in the tree.
+    const made = (settings.blocked ?? []).flatMap(missingFoldersOf);
+    try {
+      const result = await shell.runIsolated(command, signal, { wrap: bwrapArgv(settings), env: withoutSecrets(shell.env, config) });
+      if (signal.aborted) return;
+      const note = blockedNote(result, settings);
+      if (note) this.#parts.note(note);
+    } finally {
+      removeEmptyFolders(made);
+    }
   }
 
-  /** The box for a step in `cwd`: its tree and the places that exist now. */
-  async settings(cwd: string, start: string): Promise<BoxSettings> {
+  /**
+   * The box for a step in `cwd` writing in `tree`: the places that run later read-only where they
+   * exist, and kept from being made where they do not.
+   */
+  settings(cwd: string, tree: string): BoxSettings {
     const { config, env } = this.#parts;
     const home = env.HOME || '/';
-    const tree = realOf((await workTreeOf(cwd, env))?.root ?? start);
     const ownConfigs = CONFIG_SEARCH_PLACES.filter((name) => name.startsWith('.'));
+    // The git folders a `.git` file names count with it (a project unpacked with its `gitdir:`
+    // inside). Only real paths inside the tree: the rest is read-only already, and binding a
+    // link's target (`.git -> /run/docker.sock`) would show it under the private /tmp and /run.
+    const folders = gitFoldersOf(tree);
+    const later = [...laterRunPlaces(tree, home, ownConfigs), ...(folders ? [folders.gitDir, folders.common] : [])];
     return {
       bwrap: findOnPath('bwrap', env.PATH ?? '/usr/bin:/bin') ?? 'bwrap',
       tree,
       cwd,
       network: config.norris.network,
       hidden: existingPlaces(secretPlaces(home, env, config.norris.hidden_paths)),
-      readOnly: existingPlaces(laterRunPlaces(tree, home, ownConfigs)),
+      readOnly: existingPlaces(later).filter((p) => isInside(p.path, tree)),
+      blocked: later.filter((p) => canBlock(p, tree)),
     };
+  }
+}
+
+/**
+ * Whether `p` is missing (not even a dangling link: bwrap cannot mount on one) and its nearest
+ * existing folder is really in the tree. Under a link out of the tree it is read-only already,
+ * and bwrap could not make its mount point there.
+ */
+function canBlock(p: string, tree: string): boolean {
+  if (exists(p)) return false;
+  let at = path.dirname(p);
+  while (!exists(at)) at = path.dirname(at);
+  try {
+    const real = realpathSync(at);
+    return isInside(real, tree) && statSync(real).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** `p` and the folders above it that are missing now, deepest first: what bwrap makes to mount on `p`. */
+function missingFoldersOf(p: string): string[] {
+  const missing: string[] = [];
+  for (let at = p; !exists(at); at = path.dirname(at)) missing.push(at);
+  return missing;
+}
+
+/**
+ * Removes each of `paths` that is an empty folder, in order: the mount points bwrap left in the
+ * tree for the blocked places, and the folders it made for them. Nothing could be written in a
+ * mount point during the step; a folder the step filled stays.
+ */
+function removeEmptyFolders(paths: readonly string[]): void {
+  for (const p of paths) {
+    try {
+      rmdirSync(p);
+    } catch {
+      // Not there, not a folder, or not empty: not the box's.
+    }
   }
 }
 

@@ -9,6 +9,7 @@ import type { ApprovalGate } from '../safety/gate.js';
 import type { CommandRunner, TurnCore } from '../turn/core.js';
 import type { Checkpointer } from '../undo/checkpoints.js';
 import type { BoxAvailability } from './box.js';
+import { boxTreeOf } from './box-tree.js';
 import { runNorris, type NorrisEnd, type NorrisHost, type StepPreview } from './run.js';
 import { createSecondOpinion } from './second-opinion.js';
 
@@ -17,10 +18,10 @@ export interface NorrisModeParts {
   core: TurnCore;
   /** Runs the commands Norris decides on as typed shell lines, where no sandbox can be built. */
   commands: CommandRunner;
-  /** The sandbox (box.ts): whether one can be built, and a step run in it from `start`. */
+  /** The sandbox (box.ts): whether one can be built, and a step run in it, writing only in `tree`. */
   box: {
     availability(): Promise<BoxAvailability>;
-    run(command: string, start: string, signal: AbortSignal): Promise<void>;
+    run(command: string, tree: string, signal: AbortSignal): Promise<void>;
   };
   /** Takes a checkpoint of the step's tree around each step (`:undo norris`). */
   checkpoint: Checkpointer;
@@ -32,13 +33,14 @@ export interface NorrisModeParts {
   /** Previews (src/preview/) for `norris.preview`: whether they run here, and one step's. */
   preview?: {
     availability(): Promise<{ available: true } | { available: false; why: string }>;
-    step(command: string, signal: AbortSignal, start: string): Promise<StepPreview>;
+    /** `tree`: the run's tree, which the box would let the step write. */
+    step(command: string, signal: AbortSignal, tree: string): Promise<StepPreview>;
   };
 }
 
 /** What the model is told of the box with its goal. */
 const BOX_RULES = (network: boolean) =>
-  `Each command runs in a sandbox, in a fresh shell started in the session's directory: a \`cd\`, variables or functions do not carry over to the next command. Writes are allowed only inside the project's work tree (not its .git) and /tmp${network ? '' : '; there is no network'}; credentials (~/.ssh, ~/.aws, ...) cannot be read.`;
+  `Each command runs in a sandbox, in a fresh shell started in the session's directory: a \`cd\`, variables or functions do not carry over to the next command. Writes are allowed only inside the project's tree, the same for the whole run (not its .git or .gitmodules), and /tmp${network ? '' : '; there is no network'}; credentials (~/.ssh, ~/.aws, ...) cannot be read.`;
 
 export class NorrisMode {
   readonly #parts: NorrisModeParts;
@@ -68,14 +70,17 @@ export class NorrisMode {
         const then = where === 'ask' ? 'each command asks first' : 'commands run without asking (norris.unsandboxed: allow)';
         status(`[Norris] no sandbox here (${availability.why}): ${then}`);
       }
-      const preview = await this.#previews(start);
+      // Where every boxed step of this run may write, decided now from the folders (issue 32):
+      // nothing a step does, and no `cd`, moves it.
+      const tree = boxTreeOf(start);
+      const preview = await this.#previews(tree);
       const end = await runNorris(
         goal,
         {
           request: (content, gate, norrisSuffix, s) => core.request(content, model, s, { gate, maxDepth: 1, norrisSuffix }),
           runCommand: (command, s, step) =>
             this.#parts.checkpoint({ command, origin: 'norris', norris: { run, step } }, this.#parts.cwd(), () =>
-              where === 'boxed' ? box.run(command, start, s) : commands.run(command, s),
+              where === 'boxed' ? box.run(command, tree, s) : commands.run(command, s),
             ),
           box: where,
           boxRules: BOX_RULES(config.norris.network),
@@ -105,11 +110,11 @@ export class NorrisMode {
   }
 
   /** `norris.preview`: each step's preview, or where there is none, a HALT for each (said once). */
-  async #previews(start: string): Promise<NorrisHost['preview']> {
+  async #previews(tree: string): Promise<NorrisHost['preview']> {
     const { config, preview, status } = this.#parts;
     if (!config.norris.preview) return undefined;
     const availability = preview ? await preview.availability() : { available: false as const, why: 'no previews here' };
-    if (preview && availability.available) return (command, signal) => preview.step(command, signal, start);
+    if (preview && availability.available) return (command, signal) => preview.step(command, signal, tree);
     const why = availability.available ? 'no previews here' : availability.why;
     status(`[Norris] norris.preview is on, but a preview needs Linux user namespaces (${why}): every step HALTs first`);
     return async () => ({ type: 'none', why });

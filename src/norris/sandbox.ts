@@ -1,7 +1,8 @@
 // The Norris sandbox, as data (pure): which places are secret, the bubblewrap argv a step runs
 // behind, and whether a failed step was stopped by the box. The box: user, mount, pid, ipc and uts
 // namespaces, an empty network namespace unless `norris.network`, the whole filesystem read-only
-// but the work tree (its `.git` and the files that run later stay read-only) and a private /tmp,
+// but the run's tree (its `.git` and `.gitmodules`, there or not, and the files that run later stay
+// read-only) and a private /tmp,
 // the secret places replaced by empty unreadable mounts, no capabilities, a session of its own.
 // box.ts does the I/O (probing, stat, git); docs/security.md says what the box allows.
 
@@ -16,7 +17,7 @@ export interface BoxPath {
 export interface BoxSettings {
   /** bwrap's path. */
   bwrap: string;
-  /** Where writes are allowed: the step's git work tree top, else where Norris started. */
+  /** Where writes are allowed: the run's tree (box-tree.ts), decided once when the run started. */
   tree: string;
   /** The directory the step starts in. */
   cwd: string;
@@ -25,6 +26,13 @@ export interface BoxSettings {
   hidden: readonly BoxPath[];
   /** Existing places inside the tree that stay read-only (`.git`, rc files when the tree holds HOME). */
   readOnly: readonly BoxPath[];
+  /**
+   * Places in the tree that run later and do not exist, so must not be made (`.git`,
+   * `.gitmodules`, a missing rc file when the tree holds HOME): an empty read-only folder is
+   * mounted on each. bwrap makes the mount point (and missing folders above it) in the tree
+   * itself, so the caller removes those left empty after the step.
+   */
+  blocked?: readonly string[];
   /**
    * What is mounted writable, in order: by default the tree on itself. The preview mounts its
    * copy-on-write views here instead (src/preview/).
@@ -56,12 +64,14 @@ export function secretPlaces(home: string, env: Record<string, string | undefine
 }
 
 /**
- * Files inside the tree that stay read-only because something outside the box runs them later:
- * the repository's `.git` (hooks, `core.fsmonitor`, aliases) and, when the tree holds the home
- * folder, the shell's rc files, git's config and the person's own aish config files.
+ * Files inside the tree that stay read-only, whether or not they exist, because something outside
+ * the box runs them later: the tree's `.git` (hooks, `core.fsmonitor`, aliases: a step must not
+ * make a repository that runs them the next time the person uses git there) and `.gitmodules`,
+ * and, when the tree holds the home folder, the shell's rc files, git's config and the person's
+ * own aish config files.
  */
 export function laterRunPlaces(tree: string, home: string, ownConfigNames: readonly string[]): string[] {
-  const places = [path.join(tree, '.git')];
+  const places = [path.join(tree, '.git'), path.join(tree, '.gitmodules')];
   if (isInside(home, tree)) {
     const rc = ['.bashrc', '.bash_profile', '.bash_login', '.bash_logout', '.profile', '.zshenv', '.zshrc', '.zprofile', '.zlogin', '.zlogout', '.gitconfig', '.config/git'];
     places.push(...[...rc, ...ownConfigNames].map((p) => path.join(home, p)));
@@ -78,8 +88,8 @@ export function isInside(inner: string, outer: string): boolean {
 /**
  * The argv that runs a command in the box: `[bwrap, ...options, '--']`; the caller appends
  * `<shell> -c <command>`. Mounts are applied in order, so the tree is made writable after the
- * private /tmp (a tree under /tmp stays visible), and the hidden and read-only places come last
- * (a secret place inside the tree stays hidden).
+ * private /tmp (a tree under /tmp stays visible), and the read-only, blocked and hidden places
+ * come last (a secret place inside the tree stays hidden).
  */
 export function bwrapArgv(s: BoxSettings): string[] {
   const argv = [
@@ -116,6 +126,7 @@ export function bwrapArgv(s: BoxSettings): string[] {
     ...(s.binds ?? [{ from: s.tree, to: s.tree }]).flatMap((b) => ['--bind', b.from, b.to]),
   ];
   for (const p of s.readOnly) argv.push('--ro-bind', p.path, p.path);
+  for (const p of s.blocked ?? []) argv.push('--tmpfs', p, '--remount-ro', p);
   for (const p of s.hidden) {
     if (p.kind === 'dir') argv.push('--perms', '0000', '--tmpfs', p.path, '--remount-ro', p.path);
     // A device node on a bind mount (nodev) cannot be opened: reading it says "Permission denied".
@@ -126,7 +137,7 @@ export function bwrapArgv(s: BoxSettings): string[] {
 }
 
 /** What the model is told when a step failed because of the box; null when it did not. */
-export function blockedNote(result: { exitCode: number; output: string }, s: Pick<BoxSettings, 'tree' | 'network' | 'hidden' | 'readOnly'>): string | null {
+export function blockedNote(result: { exitCode: number; output: string }, s: Pick<BoxSettings, 'tree' | 'network' | 'hidden' | 'readOnly' | 'blocked'>): string | null {
   if (result.exitCode === 0) return null;
   const text = result.output;
   const lines = text.split('\n');
@@ -135,7 +146,7 @@ export function blockedNote(result: { exitCode: number; output: string }, s: Pic
   const reasons: string[] = [];
   if (!s.network && NO_NETWORK.test(text)) reasons.push('no network');
   if (/Read-only file system|EROFS/.test(text)) {
-    const git = s.readOnly.some((p) => path.basename(p.path) === '.git');
+    const git = [...s.readOnly.map((p) => p.path), ...(s.blocked ?? [])].some((p) => path.basename(p) === '.git');
     reasons.push(`read-only file system outside ${s.tree}${git ? ' (and in its .git)' : ''}`);
   }
   const hidden = s.hidden.find((p) => lines.some((line) => /Permission denied|EACCES/.test(line) && line.includes(p.path)));

@@ -1,7 +1,7 @@
 // A preview from the session's point of view: the command runs with the session shell's directory
 // and exported environment (read again first), in a fresh shell (so it cannot change the session's
-// variables, aliases or directory), over the tree a checkpoint would take (the git work tree's
-// top, else the directory), with `undo.preview_timeout_ms`. What it did is handed to the view.
+// variables, aliases or directory), over the git work tree's top (else the directory), or for a
+// Norris step over the run's tree, with `undo.preview_timeout_ms`. What it did is handed to the view.
 
 import { workTreeOf } from '../project/git.js';
 import { realOf } from '../norris/box.js';
@@ -41,12 +41,9 @@ export class SessionPreview {
     this.#parts = parts;
   }
 
-  /**
-   * Previews `command` and shows the result; `start` is the tree outside a git work tree (where
-   * Norris started), else the directory. Never rejects.
-   */
-  async run(command: string, signal: AbortSignal, start?: string): Promise<PreviewResult> {
-    return (await this.#run(command, signal, start)).result;
+  /** Previews `command` and shows the result. Never rejects. */
+  async run(command: string, signal: AbortSignal): Promise<PreviewResult> {
+    return (await this.#run(command, signal)).result;
   }
 
   /** Whether previews run here (found out once). */
@@ -54,13 +51,16 @@ export class SessionPreview {
     return this.#parts.previewer.availability();
   }
 
-  /** A Norris step's preview (`norris.preview`), shown like any, read for its HALT. */
-  async step(command: string, signal: AbortSignal, start: string): Promise<StepPreview> {
-    const { result, show } = await this.#run(command, signal, start);
+  /**
+   * A Norris step's preview (`norris.preview`) over `tree`, the tree the run's box writes (so
+   * the preview shows what the box would let through), shown like any, read for its HALT.
+   */
+  async step(command: string, signal: AbortSignal, tree: string): Promise<StepPreview> {
+    const { result, show } = await this.#run(command, signal, tree);
     return stepPreview(result, show, this.#parts.timeoutMs);
   }
 
-  async #run(command: string, signal: AbortSignal, start?: string): Promise<{ result: PreviewResult; show: (file: string) => string }> {
+  async #run(command: string, signal: AbortSignal, runTree?: string): Promise<{ result: PreviewResult; show: (file: string) => string }> {
     const { previewer, shell, view, env } = this.#parts;
     const home = env.HOME ? realOf(env.HOME) : undefined;
     const availability = await previewer.availability();
@@ -69,7 +69,7 @@ export class SessionPreview {
     const cwd = shell.cwd;
     const real = realOf(cwd);
     const show = (file: string) => shownPath(file, real, home);
-    const tree = (await workTreeOf(cwd, env))?.root ?? start ?? cwd;
+    const tree = runTree ?? (await workTreeOf(cwd, env))?.root ?? cwd;
     const result = await previewer.run({ command, cwd, env: shell.env, tree, shell: this.#parts.program, timeoutMs: this.#parts.timeoutMs, signal }, show);
     view.end(result, show);
     return { result, show };

@@ -49,20 +49,24 @@ export function readSmallFile(file: string, maxBytes = 1024 * 1024): string | nu
  * `commondir`.
  */
 export function repositoryExcludeFile(tree: string): string | null {
+  const folders = gitFoldersOf(tree);
+  return folders && path.join(folders.common, 'info', 'exclude');
+}
+
+/**
+ * The tree's git folders, or null: `.git` itself when it is a folder (its own common folder), or
+ * the folder a `.git` file's `gitdir:` names and that folder's `commondir` (a linked work tree's
+ * main repository). Paths as named, resolved against the tree; nothing is run.
+ */
+export function gitFoldersOf(tree: string): { gitDir: string; common: string } | null {
   const dotGit = path.join(tree, '.git');
   try {
-    if (lstatSync(dotGit).isDirectory()) return path.join(dotGit, 'info', 'exclude');
-    const gitDir = /^gitdir: (.+)$/m.exec(readSmallFile(dotGit) ?? '')?.[1]?.trim();
-    if (!gitDir) return null;
-    const dir = path.resolve(tree, gitDir);
-    let common = dir;
-    try {
-      const commondir = readSmallFile(path.join(dir, 'commondir'));
-      if (commondir !== null) common = path.resolve(dir, commondir.trim());
-    } catch {
-      // Not a linked work tree: its own git dir holds info/.
-    }
-    return path.join(common, 'info', 'exclude');
+    if (lstatSync(dotGit).isDirectory()) return { gitDir: dotGit, common: dotGit };
+    const named = /^gitdir: (.+)$/m.exec(readSmallFile(dotGit) ?? '')?.[1]?.trim();
+    if (!named) return null;
+    const gitDir = path.resolve(tree, named);
+    const commondir = readSmallFile(path.join(gitDir, 'commondir'));
+    return { gitDir, common: commondir === null ? gitDir : path.resolve(gitDir, commondir.trim()) };
   } catch {
     return null;
   }
@@ -90,7 +94,8 @@ function hash64(text: string): string {
   return fnv(0x811c9dc5) + fnv(0x01000193 ^ 0x5bd1e995);
 }
 
-function exists(p: string): boolean {
+/** Whether anything is at `p`, a dangling link included; false when it cannot be looked at. */
+export function exists(p: string): boolean {
   try {
     lstatSync(p);
     return true;

@@ -138,6 +138,71 @@ describe.skipIf(!canSandbox)('Norris in a box (bubblewrap; skipped where no box 
   }, 60_000);
 });
 
+/**
+ * Runs `steps` as one Norris run from `cwd` (each allowed by the policy, so the box alone stands
+ * in their way), and resolves the model's messages.
+ */
+async function boxedRun(cwd: string, steps: readonly string[]): Promise<string> {
+  for (const command of steps) expect([command, policyVerdict(command)]).toEqual([command, 'allow']);
+  server.enqueue(...steps.map((command) => textReply([`CMD: ${command}\n`])), textReply(['GOAL: complete\n']));
+  h.writeConfig({ models: { fast: { endpoint: server.url, model: 'm' } } });
+  const r = await runAish({ stdin: ':norris try things\n', cwd, env: h.env, timeoutMs: 30_000 });
+  expect(r.stderr).toContain('[Norris] done');
+  expect(r.stderr).not.toContain('no sandbox here');
+  return sentText();
+}
+
+/** A project folder with no repository anywhere above it: unpacked from a tarball, say. */
+function project(): string {
+  const dir = path.join(h.home, 'download');
+  mkdirSync(dir);
+  return dir;
+}
+
+describe.skipIf(!canSandbox)("The box's writable tree is decided once, from the folders, not git's config (issue 32; skipped where no box can be built)", () => {
+  it('a step that makes a repository whose core.worktree is HOME does not let the next step write in HOME', async () => {
+    const dir = project();
+    const sent = await boxedRun(dir, [
+      'git init -q && git -c user.name=x -c user.email=x@x commit -q --allow-empty -m x && git config core.worktree "$HOME"',
+      'echo pwned > ~/planted.txt',
+    ]);
+    expectContained();
+    expect(existsSync(path.join(h.home, 'planted.txt'))).toBe(false);
+    expect(existsSync(path.join(dir, '.git'))).toBe(false);
+    expect(sent).toContain('blocked by the Norris sandbox: read-only file system');
+  }, 40_000);
+
+  it("a downloaded project whose .git file names a git dir with core.worktree = HOME: the first step cannot write in HOME", async () => {
+    const dir = project();
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: dir, env: h.env, encoding: 'utf8' });
+    git('init', '-q', `--separate-git-dir=${path.join(dir, '.cache-gitdir')}`);
+    writeFileSync(path.join(dir, '.git'), 'gitdir: .cache-gitdir\n');
+    git('commit', '-q', '--allow-empty', '-m', 'x');
+    git('config', 'core.worktree', h.home);
+    // What git says: the work tree is HOME.
+    expect(git('rev-parse', '--show-toplevel').trim()).toBe(h.home);
+    await boxedRun(dir, ['echo pwned > ~/planted.txt']);
+    expectContained();
+    expect(existsSync(path.join(h.home, 'planted.txt'))).toBe(false);
+  }, 40_000);
+
+  it('in a tree without .git, a step cannot make .git, .git/hooks or .gitmodules, and none is left behind', async () => {
+    const dir = project();
+    const sent = await boxedRun(dir, [
+      'git init',
+      'mkdir .git',
+      'mkdir -p .git/hooks && printf "#!/bin/sh\\ntouch ~/fsmonitor-ran\\n" > .git/hooks/post-checkout',
+      'printf "[submodule \\"x\\"]\\n" > .gitmodules',
+      'echo made > made.txt',
+    ]);
+    expectContained();
+    expect(readFileSync(path.join(dir, 'made.txt'), 'utf8')).toBe('made\n');
+    expect(existsSync(path.join(dir, '.git'))).toBe(false);
+    expect(existsSync(path.join(dir, '.gitmodules'))).toBe(false);
+    expect(sent).toContain('blocked by the Norris sandbox: read-only file system');
+  }, 40_000);
+});
+
 describe('Norris without a sandbox (norris.sandbox: "off")', () => {
   it('says so at the start and asks before every step; from a pipe nobody answers and nothing runs', async () => {
     h.writeConfig({ models: { fast: { endpoint: server.url, model: 'm' } }, norris: { sandbox: 'off' } });

@@ -2,7 +2,8 @@
 // stays read-only in the tree, and which failures are the box's doing. Then the real thing:
 // NorrisBox's probe and a step through a real ShellRunner behind bubblewrap.
 
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/schema.js';
@@ -52,6 +53,14 @@ describe('bwrapArgv', () => {
     expect([...order].sort((a, b) => a - b)).toEqual(order);
   });
 
+  it('a blocked place (a .git or .gitmodules not there) is an empty read-only tmpfs, after the tree and its read-only places', () => {
+    const argv = bwrapArgv({ ...base, readOnly: [], blocked: ['/home/me/src/app/.git', '/home/me/src/app/.gitmodules'] });
+    const i = argv.indexOf('/home/me/src/app/.git');
+    expect(argv.slice(i - 1, i + 3)).toEqual(['--tmpfs', '/home/me/src/app/.git', '--remount-ro', '/home/me/src/app/.git']);
+    expect(after(argv, '--tmpfs')).toContain('/home/me/src/app/.gitmodules');
+    expect(i).toBeGreaterThan(argv.indexOf('--bind'));
+  });
+
   it('a hidden folder is an empty tmpfs of mode 0000, read-only; a hidden file is /dev/null on a nodev mount', () => {
     const argv = bwrapArgv(base);
     const i = argv.indexOf('/home/me/.ssh');
@@ -68,10 +77,10 @@ describe('secretPlaces and laterRunPlaces', () => {
     );
   });
 
-  it("keeps the tree's .git read-only; rc files and aish's own config too when the tree holds HOME", () => {
-    expect(laterRunPlaces('/h/src/app', '/h', ['.aishrc.json'])).toEqual(['/h/src/app/.git']);
+  it("keeps the tree's .git and .gitmodules read-only; rc files and aish's own config too when the tree holds HOME", () => {
+    expect(laterRunPlaces('/h/src/app', '/h', ['.aishrc.json'])).toEqual(['/h/src/app/.git', '/h/src/app/.gitmodules']);
     const inHome = laterRunPlaces('/h', '/h', ['.aishrc.json']);
-    expect(inHome).toEqual(expect.arrayContaining(['/h/.git', '/h/.bashrc', '/h/.zshrc', '/h/.profile', '/h/.gitconfig', '/h/.aishrc.json']));
+    expect(inHome).toEqual(expect.arrayContaining(['/h/.git', '/h/.gitmodules', '/h/.bashrc', '/h/.zshrc', '/h/.profile', '/h/.gitconfig', '/h/.aishrc.json']));
   });
 
   it.each([
@@ -113,6 +122,11 @@ describe('blockedNote', () => {
 
   it('with norris.network on, a network failure is not blamed on the box', () => {
     expect(blockedNote({ exitCode: 6, output: 'curl: (6) Could not resolve host: example.com' }, { ...base, network: true })).toBeNull();
+  });
+
+  it('a .git the box keeps from being made counts as its .git', () => {
+    const note = blockedNote({ exitCode: 1, output: "mkdir: cannot create directory '.git/hooks': Read-only file system" }, { ...base, readOnly: [], blocked: ['/home/me/src/app/.git'] });
+    expect(note).toBe('[aish] blocked by the Norris sandbox: read-only file system outside /home/me/src/app (and in its .git)');
   });
 
   it('a box that could not be built says so', () => {
@@ -174,7 +188,49 @@ describe('NorrisBox', () => {
     const text = pending.take();
     expect(text).not.toContain('abcdefghijkl');
     expect(text).not.toContain('KEY\n');
-    expect(notes.join('\n')).toMatch(/blocked by the Norris sandbox: read-only file system outside .*tree; .*\.ssh cannot be read in the box/);
+    expect(notes.join('\n')).toMatch(/blocked by the Norris sandbox: read-only file system outside .*tree \(and in its \.git\); .*\.ssh cannot be read in the box/);
+    // The tree had no .git nor .gitmodules: the box kept them from being made, and left nothing.
+    expect(readdirSync(cwd)).toEqual(['inside']);
+  });
+
+  it.skipIf(!canSandbox)("writes only in the run's tree, even from a directory outside it (skipped where no box can be built)", async () => {
+    const { box, cwd } = setUp({}, env());
+    const tree = path.join(dir, 'home', 'other');
+    mkdirSync(tree);
+    await box.run('echo here > here; echo there > ../other/there', tree, new AbortController().signal);
+    expect(readdirSync(cwd)).toEqual([]);
+    expect(readFileSync(path.join(tree, 'there'), 'utf8')).toBe('there\n');
+  });
+
+  it.skipIf(!canSandbox)("a .git link at the tree's top does not bring its target into the box: /tmp stays private (skipped where no box can be built)", async () => {
+    const { box, pending, cwd } = setUp({}, env());
+    const outside = mkdtempSync(path.join(tmpdir(), 'aish-box-host-'));
+    try {
+      writeFileSync(path.join(outside, 'agent'), 'HOST-ONLY');
+      symlinkSync(path.join(outside, 'agent'), path.join(cwd, '.git'));
+      expect(box.settings(cwd, cwd).readOnly).toEqual([]);
+      await box.run(`cat ${path.join(outside, 'agent')}`, cwd, new AbortController().signal);
+      expect(pending.take()).not.toContain('HOST-ONLY');
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it.skipIf(!canSandbox)('the git folder a .git file names inside the tree stays read-only, like a .git folder (skipped where no box can be built)', async () => {
+    const { box, cwd } = setUp({}, env());
+    mkdirSync(path.join(cwd, '.cache-gitdir', 'hooks'), { recursive: true });
+    writeFileSync(path.join(cwd, '.git'), 'gitdir: .cache-gitdir\n');
+    await box.run('echo x > .cache-gitdir/hooks/post-checkout; echo x > .cache-gitdir/config; echo x > made', cwd, new AbortController().signal);
+    expect(readdirSync(path.join(cwd, '.cache-gitdir', 'hooks'))).toEqual([]);
+    expect(readdirSync(path.join(cwd, '.cache-gitdir'))).toEqual(['hooks']);
+    expect(readFileSync(path.join(cwd, 'made'), 'utf8')).toBe('x\n');
+  });
+
+  it.skipIf(!canSandbox)('with the tree holding HOME, a missing rc file or git config cannot be made, and the box leaves nothing behind (skipped where no box can be built)', async () => {
+    const { box } = setUp({}, env());
+    const home = path.join(dir, 'home');
+    await box.run('echo "echo pwned" > ~/.bashrc; echo x > ~/.profile; mkdir -p ~/.config/git && echo x > ~/.config/git/config; echo x > ~/.gitconfig; echo ok > ~/fine', home, new AbortController().signal);
+    expect(readdirSync(home).sort()).toEqual(['.ssh', 'fine', 'outside', 'tree']);
   });
 
   it.skipIf(!canSandbox)('the signal stops a boxed step and what it started (skipped where no box can be built)', async () => {
