@@ -9,16 +9,22 @@
 // a TypeScript or JavaScript config is then evaluated from those same bytes. An ignored one is
 // passed over and the search goes on up, to the person's own config.
 //
+// A candidate is read only when it is a regular file of at most 1 MiB (small-file.ts): a FIFO, a
+// link to /dev/zero, a file of gigabytes would wedge the start. A project's is also read only when
+// it is in its project: a link must not lead out of the directory it was found in. A project
+// config that is not is refused (passed over, with a reason); the person's own is an error.
+//
 // Only the loaders come from cosmiconfig (YAML) and jiti (TS/JS), imported when a file needs them:
 // cosmiconfig's search would read and run a meta config of the cwd (`.config/config.js`,
 // `package.json`'s "cosmiconfig"), which a directory can plant, and loading it costs every start
 // about 20 ms (docs/performance.md). `loadQuickConfig` is the JSON-only half the start-up file
 // (front.ts) uses.
 
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ConfigError, errorMessage } from '../errors.js';
+import { isRefused, readSmallRegularFile, type Refused } from '../small-file.js';
 import { defaultModels } from './default-models.js';
 import { resolveConfig, type Config } from './schema.js';
 
@@ -34,6 +40,9 @@ export const CONFIG_SEARCH_PLACES = [
   '.aishrc.yml',
 ];
 
+/** The most a config file may hold: a config is a page of settings, and a read must end. */
+export const CONFIG_MAX_BYTES = 1024 * 1024;
+
 /** Where a config file came from: `--config`, the person's own places, or a directory on the way up. */
 export type ConfigOrigin = 'given' | 'own' | 'project';
 
@@ -45,6 +54,12 @@ export interface ConfigFile {
   text: string;
   /** How its data is read: JSON, YAML, or code that must run (TypeScript, JavaScript). */
   kind: 'json' | 'yaml' | 'code';
+}
+
+/** A project config found and not read, with why: a clause after its name ("it is a link to ..."). */
+export interface RefusedConfig {
+  path: string;
+  reason: string;
 }
 
 /** What to do with a project config: use it, pass over it, or (the front) leave the decision to the program. */
@@ -61,13 +76,15 @@ export interface LoadConfigOptions {
   definePath?: string | undefined;
   /** Decides each project config found, before anything of it runs; without it, every one is ignored. */
   trust?: ((file: ConfigFile) => TrustAnswer | Promise<TrustAnswer>) | undefined;
+  /** Told of each project config refused (then passed over), or (the front) 'defer' to leave telling to the program. */
+  refused?: ((file: RefusedConfig) => void | 'defer' | Promise<void | 'defer'>) | undefined;
 }
 
 export interface LoadedConfig {
   config: Config;
   /** The file it came from; undefined when none was found. */
   file: string | undefined;
-  /** Project configs found and passed over (not trusted), nearest first. */
+  /** Project configs found and passed over (not trusted, or refused), nearest first. */
   ignored: string[];
 }
 
@@ -96,6 +113,11 @@ async function pickFile(opts: LoadConfigOptions): Promise<{ file: ConfigFile | u
   const ignored: string[] = [];
   if (opts.configPath !== undefined) return { file: readGiven(path.resolve(opts.cwd, opts.configPath)), ignored };
   for (const file of findConfigFiles(opts.cwd, opts.stopDir, opts.env)) {
+    if ('reason' in file) {
+      if ((await opts.refused?.(file)) === 'defer') return 'defer';
+      ignored.push(file.path);
+      continue;
+    }
     if (file.origin !== 'project') return { file, ignored };
     const answer = opts.trust ? await opts.trust(file) : 'ignore';
     if (answer === 'defer') return 'defer';
@@ -118,13 +140,16 @@ function resolveFound(file: string | undefined, data: unknown, env: Record<strin
 function readGiven(file: string): ConfigFile {
   const read = readPlace(file);
   if (read === 'skip') throw new ConfigError(file, [{ path: '', message: 'file not found (given with --config)' }]);
-  if (read instanceof Error) throw cannotRead(file, read);
+  if (read instanceof Error || isRefused(read)) throw cannotRead(file, read);
   return configFile(file, 'given', read);
 }
 
-/** `file` read as a project config would be (`:trust <path>`). Throws what reading it throws. */
+/** `file` read as a project config would be (`:trust <path>`). Throws an Error saying why it cannot be. */
 export function readConfigFile(file: string): ConfigFile {
-  return configFile(file, 'project', readFileSync(file));
+  const read = readSmallRegularFile(file, CONFIG_MAX_BYTES, path.dirname(file));
+  if (isRefused(read)) throw new Error(`it ${read.refused}`);
+  if (read instanceof Error) throw read;
+  return configFile(file, 'project', read);
 }
 
 function configFile(file: string, origin: ConfigOrigin, bytes: Uint8Array): ConfigFile {
@@ -182,6 +207,7 @@ function parseJson(file: ConfigFile): unknown {
 }
 
 function cannotRead(file: string, err: unknown): ConfigError {
+  if (isRefused(err)) return new ConfigError(file, [{ path: '', message: `cannot be read: it ${err.refused}` }]);
   const first = errorMessage(err).split('\n').filter(Boolean).slice(0, 3).join(' ');
   return new ConfigError(file, [{ path: '', message: `cannot be read: ${first}` }]);
 }
@@ -195,19 +221,23 @@ const SKIPPED = new Set(['ENOENT', 'EISDIR', 'ENOTDIR', 'EACCES']);
  * The config files of the search, in its order (cosmiconfig's, `searchStrategy: 'global'`): in
  * `cwd` and each parent up to `stopDir`, then in the global config dir, the first search place of
  * each directory that holds a file that is not blank. Each is read when the search reaches it, and
- * is the person's own or a project's (`originOf`). A file that exists but cannot be read throws
- * ConfigError.
+ * is the person's own or a project's (`originOf`). A project's that is not a small regular file in
+ * its directory, or cannot be read, is yielded refused, with why; a file of the person's that cannot
+ * be read throws ConfigError.
  */
-export function* findConfigFiles(cwd: string, stopDir: string, env: Record<string, string | undefined>): Generator<ConfigFile> {
+export function* findConfigFiles(cwd: string, stopDir: string, env: Record<string, string | undefined>): Generator<ConfigFile | RefusedConfig> {
   const places = new PlaceReader();
   const where = { home: path.resolve(stopDir), globalDir: globalConfigDir(env) };
   for (const { dir, places: names } of searchDirs(path.resolve(cwd), where.home, where.globalDir)) {
     for (const place of names) {
       const file = path.join(dir, place);
-      const read = places.read(dir, place);
-      if (read === 'skip' || (!(read instanceof Error) && isBlank(read))) continue;
-      if (read instanceof Error) throw cannotRead(file, read);
-      yield configFile(file, originOf(file, where), read);
+      const origin = originOf(file, where);
+      const read = places.read(dir, place, origin === 'project' ? dir : undefined);
+      if (read === 'skip' || (read instanceof Uint8Array && isBlank(read))) continue;
+      if (read instanceof Uint8Array) yield configFile(file, origin, read);
+      else if (origin !== 'project') throw cannotRead(file, read);
+      // A directory anyone could have made must not keep aish from starting either (a link that loops).
+      else yield { path: file, reason: isRefused(read) ? `it ${read.refused}` : `it cannot be read (${errorMessage(read)})` };
       break;
     }
   }
@@ -240,10 +270,11 @@ function isBlank(bytes: Uint8Array): boolean {
 class PlaceReader {
   readonly #listings = new Map<string, Set<string> | null>();
 
-  read(dir: string, place: string): Uint8Array | 'skip' | Error {
+  /** `within`: the directory a link must not lead out of. */
+  read(dir: string, place: string, within?: string): Uint8Array | 'skip' | Refused | Error {
     const names = this.#listing(dir);
     if (names && !names.has(place.toLowerCase())) return 'skip';
-    return readPlace(path.join(dir, place));
+    return readPlace(path.join(dir, place), within);
   }
 
   #listing(dir: string): Set<string> | null {
@@ -283,14 +314,12 @@ function globalConfigDir(env: Record<string, string | undefined>): string {
 }
 
 /**
- * A file's bytes; 'skip' where the search goes on to the next place; the error for any other
- * failure. Read synchronously: at start-up there is nothing else to do meanwhile, and
- * node:fs/promises alone costs a start a few milliseconds (it loads readline and streams).
+ * A file's bytes; 'skip' where the search goes on to the next place; why it is not read (not a
+ * small regular file, or a link out of `within`); the error for any other failure. Read
+ * synchronously: at start-up there is nothing else to do meanwhile, and node:fs/promises alone
+ * costs a start a few milliseconds (it loads readline and streams); the read never blocks.
  */
-function readPlace(filepath: string): Uint8Array | 'skip' | Error {
-  try {
-    return readFileSync(filepath);
-  } catch (err) {
-    return SKIPPED.has((err as NodeJS.ErrnoException).code ?? '') ? 'skip' : (err as Error);
-  }
+function readPlace(filepath: string, within?: string): Uint8Array | 'skip' | Refused | Error {
+  const read = readSmallRegularFile(filepath, CONFIG_MAX_BYTES, within);
+  return read instanceof Error && SKIPPED.has(read.code ?? '') ? 'skip' : read;
 }
