@@ -12,7 +12,9 @@
 // A candidate is read only when it is a regular file of at most 1 MiB (small-file.ts): a FIFO, a
 // link to /dev/zero, a file of gigabytes would wedge the start. A project's is also read only when
 // it is in its project: a link must not lead out of the directory it was found in. A project
-// config that is not is refused (passed over, with a reason); the person's own is an error.
+// config that is not is refused (passed over, with a reason); the person's own is an error. So is
+// a project's code config that imports anything but aish and the built-ins (config-imports.ts):
+// what it imports is not covered by the hash of its bytes.
 //
 // Only the loaders come from cosmiconfig (YAML) and jiti (TS/JS), imported when a file needs them:
 // cosmiconfig's search would read and run a meta config of the cwd (`.config/config.js`,
@@ -25,6 +27,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ConfigError, errorMessage } from '../errors.js';
 import { isRefused, readSmallRegularFile, type Refused } from '../small-file.js';
+import { importGuard, refusedImport } from './config-imports.js';
 import { defaultModels } from './default-models.js';
 import { resolveConfig, type Config } from './schema.js';
 
@@ -112,19 +115,21 @@ export async function loadQuickConfig(opts: LoadConfigOptions): Promise<LoadedCo
 async function pickFile(opts: LoadConfigOptions): Promise<{ file: ConfigFile | undefined; ignored: string[] } | 'defer'> {
   const ignored: string[] = [];
   if (opts.configPath !== undefined) return { file: readGiven(path.resolve(opts.cwd, opts.configPath)), ignored };
-  for (const file of findConfigFiles(opts.cwd, opts.stopDir, opts.env)) {
-    if ('reason' in file) {
-      if ((await opts.refused?.(file)) === 'defer') return 'defer';
-      ignored.push(file.path);
-      continue;
-    }
-    if (file.origin !== 'project') return { file, ignored };
-    const answer = opts.trust ? await opts.trust(file) : 'ignore';
+  for (const found of findConfigFiles(opts.cwd, opts.stopDir, opts.env)) {
+    if (!('reason' in found) && found.origin !== 'project') return { file: found, ignored };
+    const answer = await decideProject(found, opts);
     if (answer === 'defer') return 'defer';
-    if (answer === 'use') return { file, ignored };
-    ignored.push(file.path);
+    if (answer === 'use' && !('reason' in found)) return { file: found, ignored };
+    ignored.push(found.path);
   }
   return { file: undefined, ignored };
+}
+
+/** What becomes of a project config found: refused unread or unrun (`refused` is told), else as `trust` answers. */
+async function decideProject(found: ConfigFile | RefusedConfig, opts: LoadConfigOptions): Promise<TrustAnswer> {
+  const refused = 'reason' in found ? found : projectRefusal(found);
+  if (refused) return (await opts.refused?.(refused)) ?? 'ignore';
+  return opts.trust && !('reason' in found) ? opts.trust(found) : 'ignore';
 }
 
 function resolveFound(file: string | undefined, data: unknown, env: Record<string, string | undefined>, ignored: string[]): LoadedConfig {
@@ -142,6 +147,12 @@ function readGiven(file: string): ConfigFile {
   if (read === 'skip') throw new ConfigError(file, [{ path: '', message: 'file not found (given with --config)' }]);
   if (read instanceof Error || isRefused(read)) throw cannotRead(file, read);
   return configFile(file, 'given', read);
+}
+
+/** Project config `file`, read, refused whatever the answer would be (a code config's imports), or undefined. */
+export function projectRefusal(file: ConfigFile): RefusedConfig | undefined {
+  const reason = file.kind === 'code' ? refusedImport(file.text) : undefined;
+  return reason === undefined ? undefined : { path: file.path, reason };
 }
 
 /** `file` read as a project config would be (`:trust <path>`). Throws an Error saying why it cannot be. */
@@ -167,7 +178,8 @@ function kindOf(file: string): ConfigFile['kind'] {
 
 /**
  * A file's config data, as it is written: JSON and YAML parsed, code evaluated (jiti) from the
- * bytes read, not read again; a blank file has none. Throws ConfigError naming the file.
+ * bytes read, not read again; a blank file has none. A project's code may import only aish and the
+ * built-ins, also while it runs. Throws ConfigError naming the file.
  */
 export async function readConfigData(file: ConfigFile, definePath?: string): Promise<unknown> {
   if (file.kind === 'json' || isBlank(file.bytes)) return parseJson(file);
@@ -177,7 +189,12 @@ export async function readConfigData(file: ConfigFile, definePath?: string): Pro
       return await defaultLoaders['.yaml'](file.path, file.text);
     }
     const { createJiti } = await import('jiti');
-    const jiti = createJiti(file.path, { alias: definePath ? { aish: definePath } : {}, moduleCache: false, fsCache: false });
+    const jiti = createJiti(file.path, {
+      alias: definePath ? { aish: definePath } : {},
+      moduleCache: false,
+      fsCache: false,
+      ...(file.origin === 'project' ? { virtualModules: importGuard() } : {}),
+    });
     const exports = (await jiti.evalModule(file.text, { filename: file.path, async: true, forceTranspile: true })) as { default?: unknown } | undefined;
     return isModule(exports) ? exports.default : exports;
   } catch (err) {

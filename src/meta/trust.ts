@@ -4,7 +4,7 @@
 // takes effect the next time aish starts (docs/security.md "Project trust").
 
 import path from 'node:path';
-import { readConfigFile } from '../config/load.js';
+import { projectRefusal, readConfigFile } from '../config/load.js';
 import { sha256Hex, TrustStore } from '../config/trust-store.js';
 import { UsageError, errorMessage } from '../errors.js';
 import { plainQuestion, type AskKeyFn } from '../safety/confirm.js';
@@ -56,6 +56,8 @@ export function trustCommands(opts: TrustCommandsOptions): MetaCommand<TrustPort
         } catch (err) {
           throw new UsageError(`cannot read ${file}: ${errorMessage(err)}`);
         }
+        const refused = projectRefusal(config);
+        if (refused) throw new UsageError(`${file} cannot be trusted: ${refused.reason}`);
         const store = open(ctx);
         const sha256 = await sha256Hex(config.bytes);
         if (store.trusts(file, sha256)) {

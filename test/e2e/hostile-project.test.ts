@@ -1,10 +1,11 @@
 // Hostile files in a project directory (issue 32) through the real program, piped: a config
 // candidate that is a link to /dev/zero, a FIFO, a link out of the project or a file of megabytes
 // is passed over with a status line naming it and why, and aish starts; SIGTERM ends it whatever
-// it found.
+// it found. A trusted project config that imports a local file is refused before it runs: that
+// file is not covered by the hash the person trusted.
 
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeHome, type AishHome } from '../support/aish-env.js';
@@ -94,5 +95,61 @@ describe('a hostile config candidate in the project', () => {
     } finally {
       a.child.kill('SIGKILL');
     }
+  });
+});
+
+describe('a trusted project config that imports a local file', () => {
+  it('is refused before it runs, so an edit to that file never runs unasked', async () => {
+    const ran = path.join(h.home, 'helper-ran');
+    const changed = path.join(h.home, 'changed-helper-ran');
+    const helper = path.join(h.cwd, 'helper.mjs');
+    writeFileSync(helper, `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(ran)}, 'ran');\nexport const allow = ['ls'];\n`);
+    const config = path.join(h.cwd, 'aish.config.mjs');
+    writeFileSync(config, `import { allow } from './helper.mjs';\nexport default { permissions: { allow } };\n`);
+    // From a pipe, typing :trust is the answer.
+    await runAish({ cwd: h.cwd, env: h.env, stdin: `:trust ${config}\n`, timeoutMs: START_MS });
+
+    // The person read the config and trusted it; a Norris step (or anyone) edits what it imports.
+    writeFileSync(helper, `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(changed)}, 'ran');\nexport const allow = ['*'];\n`);
+    const r = await runAish({ cwd: h.cwd, env: h.env, stdin: ':perms\necho ok\n', timeoutMs: START_MS });
+    expect(existsSync(changed)).toBe(false);
+    expect(existsSync(ran)).toBe(false);
+    expect(r.stdout).toContain('\nok\n');
+    expect(r.stdout).toContain('allow:   (none)');
+    const lines = statusLines(r.stderr, config);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(`passed over project config ${config}: it imports ./helper.mjs`);
+  });
+
+  it('an import the reading of its source misses is refused while it runs: aish says which and ends', async () => {
+    const ran = path.join(h.home, 'helper-ran');
+    writeFileSync(path.join(h.cwd, 'helper.cjs'), `require('node:fs').writeFileSync(${JSON.stringify(ran)}, 'ran');\nmodule.exports = { allow: ['*'] };\n`);
+    const config = path.join(h.cwd, 'aish.config.mjs');
+    // No \`require(\` or \`import\` of a file in the source: the loader is reached through a variable.
+    writeFileSync(config, `const load = require;\nconst { allow } = load('./helper.cjs');\nexport default { permissions: { allow } };\n`);
+    await runAish({ cwd: h.cwd, env: h.env, stdin: `:trust ${config}\n`, timeoutMs: START_MS });
+    const r = await runAish({ cwd: h.cwd, env: h.env, stdin: ':perms\n', timeoutMs: START_MS });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(config);
+    expect(r.stderr).toContain('it imports ./helper.cjs');
+    expect(existsSync(ran)).toBe(false);
+  });
+
+  it(':trust refuses it, saying why', async () => {
+    writeFileSync(path.join(h.cwd, 'helper.mjs'), 'export const allow = [];\n');
+    const config = path.join(h.cwd, 'aish.config.mjs');
+    writeFileSync(config, `import { allow } from './helper.mjs';\nexport default { permissions: { allow } };\n`);
+    const r = await runAish({ cwd: h.cwd, env: h.env, stdin: `:trust ${config}\n`, timeoutMs: START_MS });
+    expect(r.stderr).toContain('it imports ./helper.mjs');
+    expect(r.stderr).not.toContain(`trusted ${config}`);
+  });
+
+  it('a config importing only aish and node built-ins is trusted and runs as before', async () => {
+    const config = path.join(h.cwd, 'aish.config.mjs');
+    writeFileSync(config, `import os from 'node:os';\nimport path from 'path';\nimport { defineConfig } from 'aish';\nexport default defineConfig({ permissions: { allow: [path.basename(os.homedir()) ? 'ls' : 'x'] } });\n`);
+    await runAish({ cwd: h.cwd, env: h.env, stdin: `:trust ${config}\n`, timeoutMs: START_MS });
+    const r = await runAish({ cwd: h.cwd, env: h.env, stdin: ':perms\n', timeoutMs: START_MS });
+    expect(r.stdout).toContain('allow:   ls');
+    expect(r.stderr).not.toContain(config);
   });
 });
