@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeHome, type AishHome } from '../support/aish-env.js';
+import { PtySession } from '../support/pty.js';
 import { runAish, startAish } from '../support/run-aish.js';
 
 let h: AishHome;
@@ -49,6 +50,19 @@ describe('a hostile config candidate in the project', () => {
     expect(statusLines(r.stderr, candidate())).toEqual([
       `[aish] ignored project config ${candidate()} (not trusted): start aish there on a terminal and answer y, or type :trust ${candidate()}`,
     ]);
+  });
+
+  it('on a terminal too: the status line, then the prompt', async () => {
+    symlinkSync('/dev/zero', candidate());
+    const t = PtySession.start({ cwd: h.cwd, env: h.env });
+    try {
+      await t.waitFor('[aish:fast]> ', { timeoutMs: START_MS });
+      expect(t.text).toContain(`[aish] passed over project config ${candidate()}: it is a link to /dev/zero, outside`);
+      t.line(':quit');
+      await t.exited;
+    } finally {
+      t.kill();
+    }
   });
 
   it("the person's own config as a link to /dev/zero is an error that ends aish at once, naming it", async () => {
