@@ -8,7 +8,7 @@
 // Held twice: the config's source is read for imports before anything runs (a refused config is
 // passed over, with the import named), and while it runs, every module it asks jiti for but
 // `aish` is refused (built-ins are served before jiti asks), which covers an import the reading
-// missed or one named at run time.
+// missed or one named at run time: that config is passed over then.
 
 import { builtinModules } from 'node:module';
 
@@ -50,17 +50,20 @@ export function refusedImport(source: string): string | undefined {
   return undefined;
 }
 
+/** What the guard throws: the load of a project config stops at an import it may not make. */
+export class ImportRefused extends Error {}
+
 /**
  * jiti's `virtualModules` for a project config: jiti looks in it for every module the config (or
- * what it loads through jiti) asks for, built-ins aside; asking for any other than `aish` throws.
- * A guard, not a store: it holds no module.
+ * what it loads through jiti) asks for, built-ins aside; asking for any other than `aish` throws
+ * ImportRefused, before anything of that module is read. A guard, not a store: it holds no module.
  */
 export function importGuard(): Record<string, unknown> {
   return new Proxy(
     {},
     {
       has(_target, specifier) {
-        if (typeof specifier === 'string' && !importAllowed(specifier)) throw new Error(`it imports ${specifier}: ${WHY}`);
+        if (typeof specifier === 'string' && !importAllowed(specifier)) throw new ImportRefused(`it imports ${specifier}: ${WHY}`);
         return false;
       },
     },

@@ -27,7 +27,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ConfigError, errorMessage } from '../errors.js';
 import { isRefused, readSmallRegularFile, type Refused } from '../small-file.js';
-import { importGuard, refusedImport } from './config-imports.js';
+import { ImportRefused, importGuard, refusedImport } from './config-imports.js';
 import { defaultModels } from './default-models.js';
 import { resolveConfig, type Config } from './schema.js';
 
@@ -91,12 +91,27 @@ export interface LoadedConfig {
   ignored: string[];
 }
 
-/** Loads the config. Throws ConfigError (listing every problem) when it cannot be used. */
+/**
+ * Loads the config. A trusted project config stopped by an import it may not make while it runs is
+ * refused (`refused` is told) and the search goes on past it. Throws ConfigError (listing every
+ * problem) when the config cannot be used.
+ */
 export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig> {
-  const picked = await pickFile(opts);
-  if (picked === 'defer') throw new Error('loadConfig: the trust decision was left to nobody');
-  const data = picked.file ? await readConfigData(picked.file, opts.definePath) : undefined;
-  return resolveFound(picked.file?.path, data, opts.env, picked.ignored);
+  const passed: string[] = [];
+  for (;;) {
+    const picked = await pickFile(opts, passed);
+    if (picked === 'defer') throw new Error('loadConfig: the trust decision was left to nobody');
+    let data: unknown;
+    try {
+      data = picked.file ? await readConfigData(picked.file, opts.definePath) : undefined;
+    } catch (err) {
+      if (!(err instanceof ImportRefused) || !picked.file) throw err;
+      await opts.refused?.({ path: picked.file.path, reason: err.message });
+      passed.push(...picked.ignored, picked.file.path);
+      continue;
+    }
+    return resolveFound(picked.file?.path, data, opts.env, picked.ignored);
+  }
 }
 
 /**
@@ -111,13 +126,16 @@ export async function loadQuickConfig(opts: LoadConfigOptions): Promise<LoadedCo
   return resolveFound(picked.file?.path, data, opts.env, picked.ignored);
 }
 
-/** The file to load: `--config`, else the first found that is the person's own or that `trust` uses. */
-async function pickFile(opts: LoadConfigOptions): Promise<{ file: ConfigFile | undefined; ignored: string[] } | 'defer'> {
+/**
+ * The file to load: `--config`, else the first found that is the person's own or that `trust` uses.
+ * The project configs of `passed` were decided before (passed over): they are passed over unasked.
+ */
+async function pickFile(opts: LoadConfigOptions, passed: readonly string[] = []): Promise<{ file: ConfigFile | undefined; ignored: string[] } | 'defer'> {
   const ignored: string[] = [];
   if (opts.configPath !== undefined) return { file: readGiven(path.resolve(opts.cwd, opts.configPath)), ignored };
   for (const found of findConfigFiles(opts.cwd, opts.stopDir, opts.env)) {
     if (!('reason' in found) && found.origin !== 'project') return { file: found, ignored };
-    const answer = await decideProject(found, opts);
+    const answer = passed.includes(found.path) ? 'ignore' : await decideProject(found, opts);
     if (answer === 'defer') return 'defer';
     if (answer === 'use' && !('reason' in found)) return { file: found, ignored };
     ignored.push(found.path);
@@ -179,7 +197,8 @@ function kindOf(file: string): ConfigFile['kind'] {
 /**
  * A file's config data, as it is written: JSON and YAML parsed, code evaluated (jiti) from the
  * bytes read, not read again; a blank file has none. A project's code may import only aish and the
- * built-ins, also while it runs. Throws ConfigError naming the file.
+ * built-ins, also while it runs: other imports throw ImportRefused. Throws ConfigError naming the
+ * file.
  */
 export async function readConfigData(file: ConfigFile, definePath?: string): Promise<unknown> {
   if (file.kind === 'json' || isBlank(file.bytes)) return parseJson(file);
@@ -198,6 +217,7 @@ export async function readConfigData(file: ConfigFile, definePath?: string): Pro
     const exports = (await jiti.evalModule(file.text, { filename: file.path, async: true, forceTranspile: true })) as { default?: unknown } | undefined;
     return isModule(exports) ? exports.default : exports;
   } catch (err) {
+    if (err instanceof ImportRefused) throw err;
     throw cannotRead(file.path, err);
   }
 }

@@ -135,17 +135,18 @@ describe('a trusted project config that imports a local file', () => {
     expect(lines[0]).toContain(`passed over project config ${config}: it imports ./helper.mjs`);
   });
 
-  it('an import the reading of its source misses is refused while it runs: aish says which and ends', async () => {
+  it('an import the reading of its source misses is refused while it runs: passed over, saying which', async () => {
     const ran = path.join(h.home, 'helper-ran');
     writeFileSync(path.join(h.cwd, 'helper.cjs'), `require('node:fs').writeFileSync(${JSON.stringify(ran)}, 'ran');\nmodule.exports = { allow: ['*'] };\n`);
     const config = path.join(h.cwd, 'aish.config.mjs');
     // No \`require(\` or \`import\` of a file in the source: the loader is reached through a variable.
     writeFileSync(config, `const load = require;\nconst { allow } = load('./helper.cjs');\nexport default { permissions: { allow } };\n`);
     await runAish({ cwd: h.cwd, env: h.env, stdin: `:trust ${config}\n`, timeoutMs: START_MS });
-    const r = await runAish({ cwd: h.cwd, env: h.env, stdin: ':perms\n', timeoutMs: START_MS });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain(config);
-    expect(r.stderr).toContain('it imports ./helper.cjs');
+    const r = await runAish({ cwd: h.cwd, env: h.env, stdin: ':perms\necho ok\n', timeoutMs: START_MS });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('\nok\n');
+    expect(r.stdout).toContain('allow:   (none)');
+    expect(statusLines(r.stderr, config)).toEqual([expect.stringContaining(`passed over project config ${config}: it imports ./helper.cjs: `)]);
     expect(existsSync(ran)).toBe(false);
   });
 
