@@ -16,7 +16,7 @@ import { builtinModules } from 'node:module';
 const ALLOWED = new Set(['aish']);
 
 /** Why a project config may import only these, for the reason after "it imports ...". */
-const WHY = "the hash you trusted does not cover it: a project config may import only aish and Node's built-in modules";
+const WHY = "which the hash you trust does not cover (a project config may import only aish and Node's built-in modules)";
 
 /** Whether `specifier` is a module a project config may load. */
 export function importAllowed(specifier: string): boolean {
@@ -38,14 +38,14 @@ const CALL = /(?<![\w$.])(import|require)\s*\(\s*(?:(['"])([^'"]*)\2\s*[,)])?/g;
  */
 export function refusedImport(source: string): string | undefined {
   for (const m of source.matchAll(FROM)) {
-    if (!m[2] && !importAllowed(m[4]!)) return `it imports ${m[4]}: ${WHY}`;
+    if (!m[2] && !importAllowed(m[4]!)) return `it imports ${m[4]}, ${WHY}`;
   }
   for (const m of source.matchAll(BARE_IMPORT)) {
-    if (!importAllowed(m[2]!)) return `it imports ${m[2]}: ${WHY}`;
+    if (!importAllowed(m[2]!)) return `it imports ${m[2]}, ${WHY}`;
   }
   for (const m of source.matchAll(CALL)) {
-    if (m[3] === undefined) return `it calls ${m[1]}() with a module named at run time: ${WHY}`;
-    if (!importAllowed(m[3])) return `it imports ${m[3]}: ${WHY}`;
+    if (m[3] === undefined) return `it calls ${m[1]}() with a module named at run time, ${WHY}`;
+    if (!importAllowed(m[3])) return `it imports ${m[3]}, ${WHY}`;
   }
   return undefined;
 }
@@ -63,7 +63,7 @@ export function importGuard(): Record<string, unknown> {
     {},
     {
       has(_target, specifier) {
-        if (typeof specifier === 'string' && !importAllowed(specifier)) throw new ImportRefused(`it imports ${specifier}: ${WHY}`);
+        if (typeof specifier === 'string' && !importAllowed(specifier)) throw new ImportRefused(`it imports ${specifier}, ${WHY}`);
         return false;
       },
     },

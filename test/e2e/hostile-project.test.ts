@@ -146,7 +146,7 @@ describe('a trusted project config that imports a local file', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('\nok\n');
     expect(r.stdout).toContain('allow:   (none)');
-    expect(statusLines(r.stderr, config)).toEqual([expect.stringContaining(`passed over project config ${config}: it imports ./helper.cjs: `)]);
+    expect(statusLines(r.stderr, config)).toEqual([expect.stringContaining(`passed over project config ${config}: it imports ./helper.cjs, `)]);
     expect(existsSync(ran)).toBe(false);
   });
 
