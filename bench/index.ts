@@ -1,7 +1,7 @@
 // `npm run bench`: every benchmark, each printing its figure, the baseline measured in the same run
 // and the ratio, with the target of issue 17 and docs/performance.md. Figures, not assertions:
 // these machines are shared and noisy. `npm run bench -- startup stream` runs only those groups
-// (startup, shell, stream, inprocess, mcp, resume, cap, redact, preview, undo).
+// (startup, shell, longline, stream, inprocess, mcp, resume, cap, redact, preview, undo).
 
 import { fixtureStdio } from '../test/support/mcp-servers.js';
 import { benchStartup } from './startup.js';
@@ -44,6 +44,12 @@ if (want('shell')) {
   const { benchShell } = await import('./shell.js');
   for (const f of await benchShell()) {
     row(f.name, `${f.perLineMs.toFixed(2)} ms`, `bash -c true spawned ${f.spawnMs.toFixed(2)} ms (median)`, f.ratio.toFixed(2), f.name.endsWith('session') ? '<= 0.5' : '- (the first version\'s runner)');
+  }
+}
+if (want('longline')) {
+  const { benchLongLine } = await import('./long-line.js');
+  for (const f of await benchLongLine()) {
+    row(`piped, one line of ${f.megabytes} MB: launch to exit`, ms(f.lineMs), `the same bytes in lines of 100 ${ms(f.linesMs)}`, f.ratio.toFixed(2), '<= 1.5 (issue 32)');
   }
 }
 if (want('stream')) await streamEndToEnd();

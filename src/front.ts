@@ -67,7 +67,7 @@ export async function runFront(opts: FrontOptions): Promise<FrontState | number>
   const { cli, io, env } = opts;
   let loaded: LoadedConfig | undefined;
   try {
-    loaded = await loadQuickConfig({ cwd: opts.cwd, env, configPath: cli.config, stopDir: opts.home, trust: trustedOnly(env, opts.home) });
+    loaded = await loadQuickConfig({ cwd: opts.cwd, env, configPath: cli.config, stopDir: opts.home, trust: trustedOnly(env, opts.home), refused: () => 'defer' });
   } catch {
     return { cli, prompted: false };
   }
@@ -119,7 +119,7 @@ export async function runFront(opts: FrontOptions): Promise<FrontState | number>
 }
 
 /**
- * A project config is used here only when the store trusts it with these bytes; anything else
+ * A project config is used here only when the store trusts it (one refused is the program's to report) with these bytes; anything else
  * (not trusted, a store that cannot be read) is the program's to decide, ask about and report.
  * The store is read only when a project config is found.
  */

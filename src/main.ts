@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 // The rest of the program is imported as each path needs it (dynamic imports): they are all in
 // dist/program.js, but a module there is evaluated only when first imported (docs/performance.md).
-import type { ConfigFile, TrustAnswer } from './config/load.js';
+import type { ConfigFile, LoadConfigOptions, RefusedConfig, TrustAnswer } from './config/load.js';
 import type { Config } from './config/schema.js';
 import type { CliOptions } from './cli.js';
 import { ConfigError, FatalError, UsageError, describeError, lostStreamCode } from './errors.js';
@@ -40,7 +40,7 @@ async function main(shutdown: Shutdown, front: FrontState): Promise<number> {
       configPath: cli.config,
       stopDir: home,
       definePath: fileURLToPath(new URL('./config.mjs', import.meta.url)),
-      trust: projectTrust(env, isTTY && cli.prompt === undefined),
+      ...projectTrust(env, isTTY && cli.prompt === undefined),
     });
   }
 
@@ -110,19 +110,29 @@ async function oneShot(cli: CliOptions, config: Config, env: Record<string, stri
 /**
  * The decision on each project config the search finds (docs/security.md "Project trust"): trusted
  * with these bytes, used; else asked about when `ask` (a terminal, no `-p`), or passed over with a
- * status line. Loaded only when a project config is found.
+ * status line; one refused unread is passed over with a status line saying why. Loaded only when
+ * a project config is found.
  */
-function projectTrust(env: Record<string, string | undefined>, ask: boolean): (file: ConfigFile) => Promise<TrustAnswer> {
-  let decide: Promise<(file: ConfigFile) => Promise<TrustAnswer>> | undefined;
-  return async (file) => {
-    decide ??= Promise.all([import('./trust/at-start.js'), import('./render/renderer.js'), import('./render/style.js'), import('./config/trust-store.js')]).then(
-      ([{ trustAtStart }, { Renderer }, { colorLevel, createStyle }, { trustFileOf }]) => {
-        const io = createIo(ask);
-        const render = new Renderer(io, createStyle(colorLevel(env, Boolean(process.stderr.isTTY))));
-        return trustAtStart({ render, storeFile: trustFileOf(STATE_DIR), terminal: ask ? process.stdin : undefined });
-      },
-    );
-    return (await decide)(file);
+function projectTrust(env: Record<string, string | undefined>, ask: boolean): Pick<LoadConfigOptions, 'trust' | 'refused'> {
+  let parts: Promise<{ decide: (file: ConfigFile) => Promise<TrustAnswer>; refuse: (file: RefusedConfig) => void }> | undefined;
+  const load = () =>
+    (parts ??= Promise.all([
+      import('./trust/at-start.js'),
+      import('./trust/question.js'),
+      import('./render/renderer.js'),
+      import('./render/style.js'),
+      import('./config/trust-store.js'),
+    ]).then(([{ trustAtStart }, { refusedLine }, { Renderer }, { colorLevel, createStyle }, { trustFileOf }]) => {
+      const io = createIo(ask);
+      const render = new Renderer(io, createStyle(colorLevel(env, Boolean(process.stderr.isTTY))));
+      return {
+        decide: trustAtStart({ render, storeFile: trustFileOf(STATE_DIR), terminal: ask ? process.stdin : undefined }),
+        refuse: (file: RefusedConfig) => render.status(refusedLine(file)),
+      };
+    }));
+  return {
+    trust: async (file) => (await load()).decide(file),
+    refused: async (file) => (await load()).refuse(file),
   };
 }
 

@@ -36,7 +36,9 @@ const LAYERS: Record<string, readonly string[]> = {
   'vendor-load': ['code-cache'],
   // Writes a file only its owner may read, whole (temp file, then rename).
   'private-file': [],
-  config: ['errors', 'is-record', 'private-file'],
+  // Reads a small regular file without blocking: a project's config candidate.
+  'small-file': [],
+  config: ['errors', 'is-record', 'private-file', 'small-file'],
   // Checkpoints of a tree in a shadow git repository, and putting its files back (`:undo`).
   undo: ['config', 'errors', 'private-file'],
   cli: ['errors'],

@@ -3,9 +3,8 @@
 // the answer); `:trust forget <path>` forgets one, so the next start there asks again. A change
 // takes effect the next time aish starts (docs/security.md "Project trust").
 
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { readConfigFile } from '../config/load.js';
+import { projectRefusal, readConfigFile } from '../config/load.js';
 import { sha256Hex, TrustStore } from '../config/trust-store.js';
 import { UsageError, errorMessage } from '../errors.js';
 import { plainQuestion, type AskKeyFn } from '../safety/confirm.js';
@@ -57,6 +56,8 @@ export function trustCommands(opts: TrustCommandsOptions): MetaCommand<TrustPort
         } catch (err) {
           throw new UsageError(`cannot read ${file}: ${errorMessage(err)}`);
         }
+        const refused = projectRefusal(config);
+        if (refused) throw new UsageError(`${file} cannot be trusted: ${refused.reason}`);
         const store = open(ctx);
         const sha256 = await sha256Hex(config.bytes);
         if (store.trusts(file, sha256)) {
@@ -97,11 +98,11 @@ async function list(store: TrustStore, ctx: TrustPort): Promise<void> {
 
 /** A note when the file is gone or its bytes are not the ones trusted any more. */
 async function changed(file: string, sha256: string): Promise<string> {
-  let bytes: Buffer;
+  let config;
   try {
-    bytes = readFileSync(file);
-  } catch {
-    return '  (missing)';
+    config = readConfigFile(file);
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? '  (missing)' : `  (cannot be read: ${errorMessage(err)})`;
   }
-  return (await sha256Hex(bytes)) === sha256 ? '' : '  (changed since: aish asks again)';
+  return (await sha256Hex(config.bytes)) === sha256 ? '' : '  (changed since: aish asks again)';
 }

@@ -360,24 +360,31 @@ function programName(command: string): string {
   return first.slice(first.lastIndexOf('/') + 1);
 }
 
-/** Pty output made plain, line by line as it comes, for a pipe: no colours, no CR LF. */
+/**
+ * Pty output made plain, line by line as it comes, for a pipe: no colours, no CR LF. Only the new
+ * chunk is searched for a line's end, and a line's pieces are joined once, when it ends: searching
+ * the whole line so far at every chunk made one long line quadratic (a 5 MB line took 10 s, 20 MB
+ * did not end in 100 s; issue 32, bench/long-line.ts).
+ */
 class PlainLines {
-  #partial = '';
+  /** The line begun and not ended yet, in the pieces it came in. */
+  #partial: string[] = [];
   constructor(readonly write: (text: string) => void) {}
 
   push(raw: string): void {
-    const text = this.#partial + raw;
-    const nl = text.lastIndexOf('\n');
+    const nl = raw.lastIndexOf('\n');
     if (nl === -1) {
-      this.#partial = text;
+      if (raw) this.#partial.push(raw);
       return;
     }
-    this.#partial = text.slice(nl + 1);
-    this.write(normalizeOutput(text.slice(0, nl + 1)));
+    this.#partial.push(raw.slice(0, nl + 1));
+    const lines = this.#partial.join('');
+    this.#partial = nl + 1 < raw.length ? [raw.slice(nl + 1)] : [];
+    this.write(normalizeOutput(lines));
   }
 
   end(): void {
-    if (this.#partial) this.write(normalizeOutput(this.#partial));
-    this.#partial = '';
+    if (this.#partial.length > 0) this.write(normalizeOutput(this.#partial.join('')));
+    this.#partial = [];
   }
 }

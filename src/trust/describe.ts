@@ -19,7 +19,7 @@ export async function describeProjectConfig(file: ConfigFile, previous?: TrustEn
   if (file.kind === 'code') {
     lines.push(
       '  run    its code (TypeScript or JavaScript) the moment aish loads it: what it would change',
-      '         cannot be told without running it, and what it imports is not covered by your answer.',
+      '         cannot be told without running it. It may import only aish and Node\'s built-in modules.',
       '         Answer v to read it first.',
     );
     return lines.join('\n');

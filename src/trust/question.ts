@@ -2,7 +2,7 @@
 // file would change, then `[aish] trust <path>? [y/N/v]`, answered by one key; `v` shows the file
 // and asks again. No is the default, and so is an input that ends.
 
-import type { ConfigFile } from '../config/load.js';
+import type { ConfigFile, RefusedConfig } from '../config/load.js';
 import type { TrustEntry } from '../config/trust-store.js';
 import { describeProjectConfig } from './describe.js';
 
@@ -26,4 +26,9 @@ export async function askTrust(file: ConfigFile, io: TrustQuestionIo, previous?:
 /** The status line for a project config passed over, naming the two ways to trust it. */
 export function ignoredLine(file: string): string {
   return `ignored project config ${file} (not trusted): start aish there on a terminal and answer y, or type :trust ${file}`;
+}
+
+/** The status line for a project config refused unread or unrun (a FIFO, a link out of its project, a local import). */
+export function refusedLine(file: RefusedConfig): string {
+  return `passed over project config ${file.path}: ${file.reason}`;
 }

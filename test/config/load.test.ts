@@ -92,7 +92,9 @@ describe('the config search agrees with cosmiconfig', () => {
   };
   const aishFinds = async () => {
     const first = findConfigFiles(project, home, { XDG_CONFIG_HOME: xdg() }).next();
-    return first.done ? null : { config: await readConfigData(first.value), filepath: first.value.path };
+    if (first.done) return null;
+    if ('reason' in first.value) return `refused: ${first.value.reason}`;
+    return { config: await readConfigData(first.value), filepath: first.value.path };
   };
   const write = (file: string, text: string) => {
     mkdirSync(path.dirname(file), { recursive: true });

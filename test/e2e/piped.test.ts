@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { AISH_BIN, makeHome, type AishHome } from '../support/aish-env.js';
+import { ModelServer, textReply } from '../support/model-server.js';
 import { runAish, startAish } from '../support/run-aish.js';
 
 let h: AishHome;
@@ -72,6 +73,25 @@ describe('piped stdin', () => {
     expect(r.stdout.length).toBeGreaterThan(3_000_000);
     expect(r.stderr).toContain('output capped at 16000 chars');
     expect(r.stdout).toContain('\nsurvived\n');
+  });
+
+  // Issue 32: this took 10 s for 5 MB and did not end in 100 s for 20 MB (the same bytes in lines:
+  // about a second); bench/long-line.ts times it. The timeout here only keeps a hang from lasting.
+  it('one line of 20 MB is shown whole, and the model gets it capped head and tail', { timeout: 120_000 }, async () => {
+    const server = await ModelServer.start();
+    try {
+      h.writeConfig({ models: { fast: { endpoint: server.url, model: 'm' } } });
+      server.enqueue(textReply(['seen']));
+      const r = await runAish({ cwd: h.cwd, env: h.env, stdin: "printf HEAD; head -c 20000000 /dev/zero | tr '\\0' x; printf 'TAIL\\n'\nwhat did that print?\n", timeoutMs: 110_000 });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain(`\nHEAD${'x'.repeat(20_000_000)}TAIL\n`);
+      expect(r.stderr).toContain('output capped at 16000 chars for the model (head and tail kept)');
+      expect(r.stdout).toContain('seen');
+      const sent: string = server.requests[0]!.body.messages.at(-1).content;
+      expect(sent).toMatch(/^\[exec output\]\n\$ [^\n]+\nHEADx{7000,8000}\n\[\.\.\. 199\d{5} chars elided \.\.\.\]\nx{7000,8000}TAIL\n\[exit 0\]\n\nwhat did that print\?$/);
+    } finally {
+      await server.close();
+    }
   });
 
   it('an unknown meta command gets the closest match', async () => {
