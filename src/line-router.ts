@@ -235,7 +235,7 @@ function readArguments(command: string, args: readonly Word[], all: Scan, contex
     }
     const text = arg.text;
     const bare = text.replace(/[,.!?:;]+$/, '');
-    if (/^--?[\w-]/.test(text) || /[/~*[\]{}=$@:]/.test(bare) || /\.\w{1,6}$/.test(bare) || /^\.\w/.test(bare)) {
+    if (/^--?[\w-]/.test(text) || /[/~*[\]{}=$@:]/.test(bare) || /\.\w{1,6}$/.test(bare) || /^\.\w/.test(bare) || context.exists?.(bare)) {
       score -= 1;
       return;
     }
@@ -251,7 +251,6 @@ function readArguments(command: string, args: readonly Word[], all: Scan, contex
     if (word === 'i') return sign(1, `"i" after "${command}"`);
     const weight = PROSE_WEIGHT.get(word);
     if (weight !== undefined) sign(weight, `"${bare}" after "${command}" where ${where} belongs`);
-    else if (context.exists?.(bare)) score -= 1;
   });
   return { score, reason };
 }

@@ -301,6 +301,11 @@ describe('the line (issue 33): shell syntax goes to the shell, English to the mo
     expect(route).toMatchObject({ kind: 'shell', payload: line, rule });
   });
 
+  it('a word that names a file here is an argument, not prose', () => {
+    expect(classify('rm -rf it', config, kindOf, { exists: (p) => p === 'it' }).kind).toBe('shell');
+    expect(classify('rm -rf it', config, kindOf).kind).toBe('ai');
+  });
+
   it('a directory name is a cd only where AUTO_CD is on', () => {
     expect(classify('src', config, kindOf, { ...zsh, autoCd: false }).kind).toBe('ai');
     expect(classify('src', config, kindOf).kind).toBe('ai');
