@@ -97,6 +97,12 @@ const PRINTS_ITS_WORDS = new Set(['echo', 'printf', 'say', 'espeak', 'figlet', '
 const PREFIXES = new Set(['sudo', 'doas', 'time', 'nohup', 'nice', 'ionice', 'env', 'command', 'builtin', 'exec', 'xargs', 'watch', 'timeout', 'strace', 'ltrace', 'caffeinate', 'noglob', 'nocorrect', 'stdbuf', 'unbuffer', 'chronic', '!']);
 /** Commands whose arguments are mostly files, for `:why`'s wording. */
 const TAKES_FILES = new Set(['cat', 'less', 'more', 'head', 'tail', 'touch', 'rm', 'mv', 'cp', 'view', 'vim', 'vi', 'nvim', 'nano', 'emacs', 'code', 'bat', 'wc', 'stat', 'file', 'chmod', 'chown', 'ln', 'open', 'source', '.', 'diff', 'tar', 'zip', 'unzip', 'rmdir', 'mkdir', 'ls', 'tree']);
+/** Commands that read the files they are given: a plain word that names no file here is not one of theirs. */
+const READS_FILES = new Set(['cat', 'less', 'more', 'head', 'tail', 'view', 'bat', 'wc', 'stat', 'file', 'ls', 'tree', 'du', 'diff', 'rm', 'rmdir', 'chmod', 'chown', 'find', 'source', '.']);
+/** Words with an English ending (`safely`, `explained`) that are also common names. */
+const NOT_ENGLISH_ENDINGS = new Set(['nightly', 'weekly', 'monthly', 'daily', 'hourly', 'yearly', 'apply', 'reply', 'supply', 'assembly', 'family', 'italy', 'july', 'jelly', 'bully', 'ally', 'rally', 'fully', 'embed', 'seed', 'speed', 'feed', 'need', 'shed', 'bred', 'proceed', 'exceed', 'succeed', 'deployed', 'managed', 'shared', 'unsigned', 'detached', 'merged', 'related', 'allowed', 'untracked', 'staged', 'tracked', 'unmerged']);
+/** Commands that take no plain word as an argument: `free memory` is not a command. */
+const NO_WORD_ARGUMENTS = new Set(['top', 'htop', 'btop', 'uptime', 'free', 'whoami', 'pwd', 'nproc', 'lscpu', 'clear', 'reset', 'history', 'date', 'kill']);
 /** The subcommands of tools with a fixed set: any other plain word after them is a hint of prose. */
 const SUBCOMMANDS: Record<string, ReadonlySet<string>> = Object.fromEntries(
   Object.entries({
@@ -104,7 +110,7 @@ const SUBCOMMANDS: Record<string, ReadonlySet<string>> = Object.fromEntries(
     git: 'add am apply archive bisect blame branch bundle checkout cherry cherry-pick citool clean clone commit config describe diff difftool fetch format-patch fsck gc grep gui help init instaweb log ls-files ls-remote ls-tree merge merge-base mergetool mv notes prune pull push range-diff rebase reflog remote repack replace request-pull reset restore rev-list rev-parse revert rm send-email shortlog show show-branch sparse-checkout stash status submodule switch tag worktree whatchanged lfs flow cat-file hash-object update-index count-objects maintenance',
     docker: 'attach build builder buildx commit compose config container context cp create diff events exec export history image images import info init inspect kill load login logout logs manifest network node pause plugin port ps pull push rename restart rm rmi run save scout search secret service stack start stats stop swarm system tag top trust unpause update version volume wait',
     kubectl: 'annotate api-resources api-versions apply attach auth autoscale certificate cluster-info completion config cordon cp create debug delete describe diff drain edit events exec explain expose get kustomize label logs patch plugin port-forward proxy replace rollout run scale set taint top uncordon version wait',
-    npm: 'access adduser audit bugs cache ci completion config dedupe deprecate diff dist-tag docs doctor edit exec explain explore find-dupes fund help hook i init install install-ci-test install-test link ll login logout ls org outdated owner pack ping pkg prefix profile prune publish query rebuild repo restart root run run-script sbom search shrinkwrap star stars start stop team test t token uninstall un unpublish unstar update up version view whoami x',
+    npm: 'access adduser audit bugs cache ci completion config dedupe deprecate diff dist-tag docs doctor edit exec explain explore find-dupes fund help hook i init install install-ci-test install-test link ll login logout ls org outdated owner pack ping pkg prefix profile prune publish query rebuild repo restart root run run-script sbom search shrinkwrap star stars start stop team test t token uninstall un unpublish unstar update up version view whoami x it tst rb c se v info show home unlink r rm remove ddp',
     cargo: 'add bench build b check c clean clippy doc d fetch fix fmt generate-lockfile help init install locate-project login metadata new owner package pkgid publish remove report run r rustc rustdoc search test t tree uninstall update vendor verify-project version yank',
     kubectx: '',
     systemctl: 'start stop restart reload status enable disable is-active is-enabled list-units list-unit-files daemon-reload mask unmask cat edit show kill reset-failed isolate poweroff reboot suspend',
@@ -116,7 +122,7 @@ const SUBCOMMANDS: Record<string, ReadonlySet<string>> = Object.fromEntries(
 /** Small words of English that stand where a command's arguments belong (weight: how sure). */
 const PROSE_WEIGHT = new Map<string, number>([
   ...'the please pls thanks thank me my mine its this these those that what why how which where when whatever whether whoever something anything everything nothing someone everyone it you your yours we our us they them their he she him her is are was were does did should could would can will isn\'t doesn\'t'.split(' ').map((w) => [w, 2] as const),
-  ...'to of for with from into onto about on in at by up out over under through between without after before and or but so then than every each some any more less faster slower bigger smaller largest biggest smallest latest oldest newest better worse instead again too also just only not no now ahead back away sure am do be been being has have had there here let'.split(' ').map((w) => [w, 1] as const),
+  ...'to of for with from into onto about on in at by up out over under through between without after before and or but so then than every each some any more less faster slower bigger smaller largest biggest smallest latest oldest newest better worse instead again too also just only not no now ahead back away sure am do be been being has have had there here let last first next previous recent one two three four five six seven eight nine ten'.split(' ').map((w) => [w, 1] as const),
 ]);
 
 /** A shell line scanned the way the shell would split it, with what it shows of prose. */
@@ -204,6 +210,8 @@ function scan(text: string): Scan {
 /** How the words after a command read: a score (above 0 is prose) and the word that showed it. */
 interface Reading {
   score: number;
+  /** The part of the score that English words gave, not words that name no file here. */
+  words: number;
   /** The strongest sign of English, phrased for `:why`. */
   reason: string | null;
 }
@@ -211,10 +219,12 @@ interface Reading {
 /** Reads the arguments of `command` the way a person would: as a command's arguments, or as English. */
 function readArguments(command: string, args: readonly Word[], all: Scan, context: RouteContext): Reading {
   let score = 0;
+  let words = 0;
   let best = 0;
   let reason: string | null = null;
-  const sign = (weight: number, why: string) => {
+  const sign = (weight: number, why: string, isWord = true) => {
     score += weight;
+    if (isWord) words += weight;
     if (weight > best) {
       best = weight;
       reason = why;
@@ -228,7 +238,9 @@ function readArguments(command: string, args: readonly Word[], all: Scan, contex
   if (subcommands && first && !first.quoted && /^[a-z]+$/.test(first.text) && !subcommands.has(first.text)) {
     sign(1, `"${first.text}" is not a ${command} subcommand`);
   }
+  const checksFiles = context.exists !== undefined && READS_FILES.has(command);
   args.forEach((arg, i) => {
+    if (i === 0 && subcommands?.has(arg.text)) return;
     if (arg.quoted) {
       score -= 1;
       return;
@@ -250,9 +262,13 @@ function readArguments(command: string, args: readonly Word[], all: Scan, contex
     }
     if (word === 'i') return sign(1, `"i" after "${command}"`);
     const weight = PROSE_WEIGHT.get(word);
-    if (weight !== undefined) sign(weight, `"${bare}" after "${command}" where ${where} belongs`);
+    if (weight !== undefined) return sign(weight, `"${bare}" after "${command}" where ${where} belongs`);
+    const afterOption = i > 0 && /^-/.test(args[i - 1]!.text);
+    if (NO_WORD_ARGUMENTS.has(command) && !afterOption && /^[a-z]{3,}$/.test(bare)) return sign(2, `"${bare}" after "${command}", which takes no such argument`);
+    if (/^[a-z]{3,}([^e]ed|[^l]ly)$/.test(bare) && !NOT_ENGLISH_ENDINGS.has(bare)) return sign(1, `"${bare}" after "${command}" reads as English`);
+    if (checksFiles && !afterOption && /^[a-z]{3,}$/.test(bare)) sign(1, `"${bare}" after "${command}" is not a file here`, false);
   });
-  return { score, reason };
+  return { score, words, reason };
 }
 
 /** The first word of a line, up to a blank or a control operator (`jobs; echo x` → `jobs`). */
@@ -350,7 +366,9 @@ function proseAfter(first: string, kind: WordKind, all: Scan, lookup: (word: str
   }
   const reading = readArguments(command, args, all, context);
   const strict = DESTRUCTIVE.has(command) || STATE_CHANGING.has(command);
-  if (reading.reason && reading.score >= (strict ? 1 : 2)) return reading.reason;
+  // After a command that destroys or changes the shell, one word of English is enough; a word that
+  // only names no file here is not (`rmdir tmp`).
+  if (reading.reason && (reading.score >= 2 || (strict && reading.score >= 1 && reading.words >= 1))) return reading.reason;
   // An English word as the command with nothing but plain words after it: `set a greeting`, `who am i talking to`.
   if (ENGLISH_COMMANDS.has(first) && all.operators === 0 && args.length >= 2 && args.every((w) => !w.quoted && /^[A-Za-z][A-Za-z']*[,.!?:]?$/.test(w.text))) {
     return `"${first}" is also an English word and only plain words follow it`;

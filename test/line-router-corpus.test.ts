@@ -14,9 +14,9 @@ const zsh = { shell: 'zsh', autoCd: true, isDirectory: corpusIsDirectory, exists
 /** Lines routed the wrong way and left so (docs/routing.md says why). */
 const LEFT_ALONE: Record<string, readonly string[]> = {
   'commands.txt': [],
-  'requests.txt': ['say hello in five languages', 'more', 'cat and dog'],
+  'requests.txt': ['say hello in five languages', 'more'],
   'commands-heldout.txt': ['shopt -s globstar'],
-  'requests-heldout.txt': ['ls sorted by modification time', 'help', 'rename all the .jpeg files to .jpg', 'say that again', 'nice', 'convert ~/notes.md to pdf', 'kill -9 or kill -15?'],
+  'requests-heldout.txt': ['help', 'rename all the .jpeg files to .jpg', 'say that again', 'nice', 'convert ~/notes.md to pdf'],
 };
 
 /** The least share (per cent) routed right with the session shell answering. */

@@ -228,7 +228,7 @@ describe('prose that starts with a known command', () => {
     ['make it faster', true],
     ['find the largest file', true],
     ['kill the process on port 3000', true],
-    ['find all files changed today', false],
+    ['find all files changed today', true],
     ['make clean all', false],
     ['make clean and build', true],
     ['cat and dog', true],
@@ -304,6 +304,21 @@ describe('the line (issue 33): shell syntax goes to the shell, English to the mo
   it('a word that names a file here is an argument, not prose', () => {
     expect(classify('rm -rf it', config, kindOf, { exists: (p) => p === 'it' }).kind).toBe('shell');
     expect(classify('rm -rf it', config, kindOf).kind).toBe('ai');
+  });
+
+  it('terse requests: words a command cannot take, words that name no file here, English endings', () => {
+    const here = { exists: (p: string) => ['README.md', 'src'].includes(p) };
+    expect(classify('kill port 3000', config, kindOf)).toMatchObject({ kind: 'ai', reason: '"port" after "kill", which takes no such argument' });
+    expect(classify('ls hidden files', config, kindOf, here)).toMatchObject({ kind: 'ai', reason: '"hidden" after "ls" is not a file here' });
+    expect(classify('ls hidden files', config, kindOf).kind).toBe('shell');
+    expect(classify('rm node modules folder safely', config, kindOf).kind).toBe('ai');
+    expect(classify('git squash last three commits', config, kindOf).kind).toBe('ai');
+    // one word that names no file is not enough, even after a command that destroys
+    expect(classify('rmdir tmp', config, kindOf, here).kind).toBe('shell');
+    expect(classify('ls src README.md', config, kindOf, here).kind).toBe('shell');
+    // a subcommand is not a word of English (`npm it` is install-test)
+    expect(classify('npm it', config, kindOf).kind).toBe('shell');
+    expect(classify('rustup default nightly', config, kindOf).kind).toBe('shell');
   });
 
   it('a directory name is a cd only where AUTO_CD is on', () => {
