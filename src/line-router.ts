@@ -112,7 +112,6 @@ const SUBCOMMANDS: Record<string, ReadonlySet<string>> = Object.fromEntries(
     kubectl: 'annotate api-resources api-versions apply attach auth autoscale certificate cluster-info completion config cordon cp create debug delete describe diff drain edit events exec explain expose get kustomize label logs patch plugin port-forward proxy replace rollout run scale set taint top uncordon version wait',
     npm: 'access adduser audit bugs cache ci completion config dedupe deprecate diff dist-tag docs doctor edit exec explain explore find-dupes fund help hook i init install install-ci-test install-test link ll login logout ls org outdated owner pack ping pkg prefix profile prune publish query rebuild repo restart root run run-script sbom search shrinkwrap star stars start stop team test t token uninstall un unpublish unstar update up version view whoami x it tst rb c se v info show home unlink r rm remove ddp',
     cargo: 'add bench build b check c clean clippy doc d fetch fix fmt generate-lockfile help init install locate-project login metadata new owner package pkgid publish remove report run r rustc rustdoc search test t tree uninstall update vendor verify-project version yank',
-    kubectx: '',
     systemctl: 'start stop restart reload status enable disable is-active is-enabled list-units list-unit-files daemon-reload mask unmask cat edit show kill reset-failed isolate poweroff reboot suspend',
     brew: 'install uninstall upgrade update list search info doctor cleanup services tap untap outdated pin unpin link unlink deps uses leaves home config reinstall bundle',
     apt: 'install remove purge update upgrade full-upgrade autoremove search show list edit-sources satisfy policy depends rdepends source download changelog',
@@ -124,6 +123,9 @@ const PROSE_WEIGHT = new Map<string, number>([
   ...'the please pls thanks thank me my mine its this these those that what why how which where when whatever whether whoever something anything everything nothing someone everyone it you your yours we our us they them their he she him her is are was were does did should could would can will isn\'t doesn\'t'.split(' ').map((w) => [w, 2] as const),
   ...'to of for with from into onto about on in at by up out over under through between without after before and or but so then than every each some any more less faster slower bigger smaller largest biggest smallest latest oldest newest better worse instead again too also just only not no now ahead back away sure am do be been being has have had there here let last first next previous recent one two three four five six seven eight nine ten'.split(' ').map((w) => [w, 1] as const),
 ]);
+
+/** Words that start a noun phrase: English does not end a line with one, a half-typed file name may. */
+const DETERMINERS = new Set(['the', 'my', 'your', 'our', 'their', 'its', 'his', 'her']);
 
 /** A shell line scanned the way the shell would split it, with what it shows of prose. */
 interface Scan {
@@ -235,7 +237,12 @@ function readArguments(command: string, args: readonly Word[], all: Scan, contex
   score -= 3 * all.operators + 2 * all.expansions;
   const subcommands = SUBCOMMANDS[command];
   const first = args[0];
-  if (subcommands && first && !first.quoted && /^[a-z]+$/.test(first.text) && !subcommands.has(first.text)) {
+  // The last word may be one still being typed (Tab completes `go to` to `go tool`): a prefix of a
+  // subcommand, a lone "the" or "my", or a short small word there is no sign of English yet.
+  const typing = (i: number, word: string) => i === args.length - 1 && !/[,.!?]$/.test(args[i]!.text) && word.length <= 3;
+  const last = args.length - 1;
+  const isPrefix = (word: string) => [...(subcommands ?? [])].some((s) => s.startsWith(word));
+  if (subcommands && first && !first.quoted && /^[a-z]+$/.test(first.text) && !subcommands.has(first.text) && !(last === 0 && isPrefix(first.text))) {
     sign(1, `"${first.text}" is not a ${command} subcommand`);
   }
   const checksFiles = context.exists !== undefined && READS_FILES.has(command);
@@ -261,8 +268,9 @@ function readArguments(command: string, args: readonly Word[], all: Scan, contex
       return;
     }
     if (word === 'i') return sign(1, `"i" after "${command}"`);
+    if (i === last && text === bare && DETERMINERS.has(word)) return;
     const weight = PROSE_WEIGHT.get(word);
-    if (weight !== undefined) return sign(weight, `"${bare}" after "${command}" where ${where} belongs`);
+    if (weight !== undefined) return sign(weight, `"${bare}" after "${command}" where ${where} belongs`, !(weight === 1 && typing(i, word)));
     const afterOption = i > 0 && /^-/.test(args[i - 1]!.text);
     if (NO_WORD_ARGUMENTS.has(command) && !afterOption && /^[a-z]{3,}$/.test(bare)) return sign(2, `"${bare}" after "${command}", which takes no such argument`);
     if (/^[a-z]{3,}([^e]ed|[^l]ly)$/.test(bare) && !NOT_ENGLISH_ENDINGS.has(bare)) return sign(1, `"${bare}" after "${command}" reads as English`);

@@ -321,6 +321,13 @@ describe('the line (issue 33): shell syntax goes to the shell, English to the mo
     expect(classify('rustup default nightly', config, kindOf).kind).toBe('shell');
   });
 
+  it.each(['cd do', 'rm in', 'cp to', 'cd my', 'cat the', 'vim my', 'go to', 'git st', 'touch up'])(
+    'a half-typed word is no sign of English yet, so Tab still completes it: %j → shell',
+    (line) => {
+      expect(classify(line, config, kindOf).kind).toBe('shell');
+    },
+  );
+
   it('a directory name is a cd only where AUTO_CD is on', () => {
     expect(classify('src', config, kindOf, { ...zsh, autoCd: false }).kind).toBe('ai');
     expect(classify('src', config, kindOf).kind).toBe('ai');
