@@ -4,7 +4,7 @@
 // docs/routing.md ("How well it routes"), which also reports the shares printed here.
 
 import { describe, expect, it } from 'vitest';
-import { classify, routeSign, type KindOf } from '../src/line-router.js';
+import { classify, routeSign, type KindOf, type RouteContext } from '../src/line-router.js';
 import { DEFAULT_KNOWN_COMMANDS } from '../src/config/defaults.js';
 import { corpusExists, corpusIsDirectory, corpusKindOf, corpusLines } from './support/routing-corpus.js';
 
@@ -22,8 +22,8 @@ const LEFT_ALONE: Record<string, readonly string[]> = {
 /** The least share (per cent) routed right with the session shell answering. */
 const FLOOR: Record<string, number> = { 'commands.txt': 99, 'requests.txt': 97, 'commands-heldout.txt': 99, 'requests-heldout.txt': 96 };
 
-const routedRight = (line: string, want: 'shell' | 'ai', kindOf?: KindOf) => {
-  const route = classify(line, config, kindOf, kindOf ? zsh : {});
+const routedRight = (line: string, want: 'shell' | 'ai', kindOf?: KindOf, context: RouteContext = kindOf ? zsh : {}) => {
+  const route = classify(line, config, kindOf, context);
   return route.kind === want && (want === 'ai' || route.payload === line.trim());
 };
 
@@ -44,6 +44,13 @@ describe.each([
     const right = lines.filter((l) => routedRight(l, want, corpusKindOf)).length;
     const share = (100 * right) / lines.length;
     console.log(`${file} → ${want}, session shell: ${right}/${lines.length} = ${share.toFixed(1)}%`);
+    expect(share).toBeGreaterThanOrEqual(FLOOR[file]!);
+  });
+
+  it(`routes at least ${FLOOR[file]}% of it to ${want} with the shell answering but no context (no AUTO_CD, no files), as the REPL routes today`, () => {
+    const right = lines.filter((l) => routedRight(l, want, corpusKindOf, {})).length;
+    const share = (100 * right) / lines.length;
+    console.log(`${file} → ${want}, session shell without context: ${right}/${lines.length} = ${share.toFixed(1)}%`);
     expect(share).toBeGreaterThanOrEqual(FLOOR[file]!);
   });
 
