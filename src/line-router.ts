@@ -276,6 +276,15 @@ function readArguments(command: string, args: readonly Word[], all: Scan, contex
     if (/^[a-z]{3,}([^e]ed|[^l]ly)$/.test(bare) && !NOT_ENGLISH_ENDINGS.has(bare)) return sign(1, `"${bare}" after "${command}" reads as English`);
     if (checksFiles && !afterOption && /^[a-z]{3,}$/.test(bare)) sign(1, `"${bare}" after "${command}" is not a file here`, false);
   });
+  // Prose after a command (`find . -name '*.ts' and count them`): the options before it do not
+  // make the plain words at the end any less English.
+  let tail = 0;
+  let tailWeight = 0;
+  for (let i = last; i >= 0 && !args[i]!.quoted && /^[A-Za-z][A-Za-z']*[,.!?]?$/.test(args[i]!.text); i--) {
+    tail++;
+    tailWeight += PROSE_WEIGHT.get(args[i]!.text.replace(/[,.!?]+$/, '').toLowerCase()) ?? 0;
+  }
+  if (tail >= 3 && tailWeight >= 3 && all.operators === 0) score = Math.max(score, 2);
   return { score, words, reason };
 }
 

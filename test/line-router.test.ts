@@ -313,6 +313,10 @@ describe('the line (issue 33): shell syntax goes to the shell, English to the mo
     expect(classify('ls hidden files', config, kindOf).kind).toBe('shell');
     expect(classify('rm node modules folder safely', config, kindOf).kind).toBe('ai');
     expect(classify('git squash last three commits', config, kindOf).kind).toBe('ai');
+    // prose after a command's options
+    expect(classify("find . -name '*.ts' and count them", config, kindOf).kind).toBe('ai');
+    expect(classify('rm -rf node_modules and reinstall everything', config, kindOf).kind).toBe('ai');
+    expect(classify('docker run --rm -it ubuntu bash', config, kindOf).kind).toBe('shell');
     // one word that names no file is not enough, even after a command that destroys
     expect(classify('rmdir tmp', config, kindOf, here).kind).toBe('shell');
     expect(classify('ls src README.md', config, kindOf, here).kind).toBe('shell');
