@@ -477,7 +477,7 @@ export function explainRoute(line: string, config: RouterConfig, kindOf?: KindOf
     case 'test-bracket':
       return `shell (rule 4: "${first}" is the shell's test)`;
     case 'group':
-      return `shell (rule 4: "${first.slice(0, 2)}" opens a subshell or a command group)`;
+      return `shell (rule 4: "${first.startsWith('((') ? '((' : first[0]}" opens ${first.startsWith('((') ? 'an arithmetic command' : first.startsWith('(') ? 'a subshell' : 'a command group'})`;
     case 'escaped-command':
       return `shell (rule 4: "${first}" is a command with its alias bypassed)`;
     case 'quoted-command':

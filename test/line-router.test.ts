@@ -394,6 +394,8 @@ describe('the line (issue 33): shell syntax goes to the shell, English to the mo
     expect(routeSign('  ', config)).toEqual({ kind: 'blank', rule: 'blank' });
     expect(explainRoute('touch up the readme', config, kindOf, zsh)).toBe('ai (rule 6: reads as English: "the" after "touch" where a file belongs)');
     expect(explainRoute('!!', config, kindOf, zsh)).toBe('shell (rule 4: "!!" is history expansion)');
+    expect(explainRoute('(cd /tmp && ls)', config, kindOf, zsh)).toBe('shell (rule 4: "(" opens a subshell)');
+    expect(explainRoute('{ make; } 2> log', config, kindOf, zsh)).toBe('shell (rule 4: "{" opens a command group)');
     expect(explainRoute('src', config, kindOf, zsh)).toBe('shell (rule 5: "src" is a directory and the shell changes to it (AUTO_CD))');
   });
 
