@@ -74,9 +74,9 @@ const ALWAYS_SHELL = new Set(['source', '.']);
 const EVERY_SHELL = new Set(
   'if for while until case select function time coproc ! [[ { [ test read wait trap eval exec set unset export alias unalias type command builtin history fc fg bg jobs disown pushd popd dirs umask ulimit help printf echo kill true false hash getopts cd pwd'.split(' '),
 );
-/** Builtins that change the shell for good: prose that starts with one stays with the model. */
+/** Commands that change the shell or the session for good: one word of English after them sends the line to the model. */
 const STATE_CHANGING = new Set(['export', 'unset', 'eval', 'trap', 'source', '.', 'fc', 'exec', 'set', 'alias', 'unalias', 'cd', 'readonly', 'declare', 'typeset', 'local', 'clear', 'reset', 'login']);
-/** Commands that destroy or never stop: any sign of prose after them sends the line to the model. */
+/** Commands that destroy or never stop: one word of English after them sends the line to the model. */
 const DESTRUCTIVE = new Set(['touch', 'rm', 'mv', 'cp', 'yes', 'kill', 'killall', 'pkill', 'dd', 'shred', 'truncate', 'rmdir', 'chmod', 'chown', 'ln', 'shutdown', 'reboot', 'halt', 'poweroff']);
 /** A function definition: `f() { …`, `function f {…`. */
 const FUNCTION_DEFINITION = /^(function\s+[\w.:-]+|[\w.:-]+\s*\(\s*\))\s*[({]/;
