@@ -35,8 +35,9 @@ Options:
   -h, --help                show this help
   -v, --version             print the version
 
-Lines go to the shell when they start with a known command, a path or "$"; lines starting
-with ":" are meta commands (:help lists them); everything else goes to the model.
+Lines go to the shell when they start with a command, shell syntax, a path or "$ ", unless
+they are worded as English; lines starting with ":" are meta commands (:help lists them);
+everything else goes to the model.
 Config: aish.config.ts / .aishrc* upward from the current directory, then ~/.config/aish/.
 Exit status with -p: 0 answered, 1 model or broker error, 2 usage or config error, 3 a tool call
 or CMD: line was denied by policy, 130 interrupted.

@@ -44,8 +44,8 @@ export const coreCommands: MetaCommand<CorePort>[] = [
         : [
             '',
             ...wrapWords(
-              'Other lines go to the shell when they start with a known command, a path or "$", ' +
-                'and to the model otherwise (:why <line> tells which and why).',
+              'Other lines go to the shell when they start with a command, shell syntax, a path or "$ ", ' +
+                'unless they are worded as English, and to the model otherwise (:why <line> tells which and why).',
               columns,
             ),
             ...wrapWords('Keys: Ctrl-R searches the input history, Ctrl-X Ctrl-E edits the line in $VISUAL/$EDITOR.', columns),

@@ -200,19 +200,19 @@ describe('errors the person can act on', () => {
 });
 
 describe('prose that starts with a known command', () => {
-  it('on a terminal, `make it faster` fails at once and the model is offered instead; the failed run is not sent', async () => {
+  it('on a terminal, `make clean and build` fails at once and the model is offered instead; the failed run is not sent', async () => {
     h.writeConfig({ models: { fast: { endpoint: server.url, model: 'm' } } });
     server.enqueue(textReply(['Profile first.']));
     const t = PtySession.start({ cwd: h.cwd, env: h.env });
     try {
       await t.waitFor('[aish:fast]> ');
-      t.line('make it faster');
+      t.line('make clean and build');
       await t.waitFor('ask the model instead? [Y/n] ');
       expect(t.text).toMatch(/exit 2/);
       t.line('');
       await t.waitFor('Profile first.');
       expect(server.requests).toHaveLength(1);
-      expect(server.requests[0]!.body.messages.at(-1)).toEqual({ role: 'user', content: 'make it faster' });
+      expect(server.requests[0]!.body.messages.at(-1)).toEqual({ role: 'user', content: 'make clean and build' });
       t.line('make no-such-target-here');
       await t.waitFor(/exit 2[\s\S]*exit 2/);
       t.line(':q');
@@ -225,9 +225,9 @@ describe('prose that starts with a known command', () => {
 
   it('from a pipe nobody is asked: the line stays a shell line', async () => {
     h.writeConfig({ models: { fast: { endpoint: server.url, model: 'm' } } });
-    const r = await runAish({ cwd: h.cwd, env: h.env, stdin: 'make it faster\n:why make it faster\n' });
+    const r = await runAish({ cwd: h.cwd, env: h.env, stdin: 'make clean and build\n:why make clean and build\n' });
     expect(r.stdout + r.stderr).not.toContain('ask the model instead? [Y/n]');
-    expect(r.stdout).toContain('it reads as prose');
+    expect(r.stdout).toContain('it reads partly as prose');
     expect(server.requests).toHaveLength(0);
   });
 });

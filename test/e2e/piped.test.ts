@@ -101,7 +101,7 @@ describe('piped stdin', () => {
 
   it(':why explains the route', async () => {
     const r = await run(':why find me the largest file\n:why tell me a joke\n');
-    expect(r.stdout).toContain('shell (rule 4: "find" is in shell.known_commands); it reads as prose');
+    expect(r.stdout).toContain('ai (rule 6: reads as English: "me" after "find" where an argument belongs)');
     expect(r.stdout).toContain('ai (rule 6: "tell" is not a known command or a path)');
   });
 
