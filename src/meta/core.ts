@@ -17,7 +17,7 @@ export interface CorePort {
   readonly config: Config;
   readonly conversation: ConversationPort;
   readonly core: Pick<TurnCore, 'usage' | 'proposed' | 'offer'>;
-  readonly shell: Pick<ShellRunner, 'run' | 'wordKind'>;
+  readonly shell: Pick<ShellRunner, 'run' | 'wordKind' | 'routeContext'>;
   /** Ends the loop after this line. */
   quit(): void;
   clearScreen(): void;
@@ -164,7 +164,7 @@ export const coreCommands: MetaCommand<CorePort>[] = [
       if (args.trim() === '') throw new UsageError('usage: :why <line>');
       const word = asksShell(args, ctx.config);
       const kind = word === null ? undefined : await ctx.shell.wordKind(word, Infinity);
-      ctx.render.info(explainRoute(args, ctx.config, (w) => (w === word ? kind : undefined)));
+      ctx.render.info(explainRoute(args, ctx.config, (w) => (w === word ? kind : undefined), ctx.shell.routeContext()));
     },
   },
 ];

@@ -16,7 +16,7 @@ export interface LineCompletionParts {
   config: Config;
   commands: readonly BoundCommand[];
   mcp: Pick<McpRegistry, 'connected'>;
-  shell: Pick<ShellRunner, 'cwd' | 'env' | 'wordKind' | 'knownKind' | 'complete'>;
+  shell: Pick<ShellRunner, 'cwd' | 'env' | 'wordKind' | 'knownKind' | 'complete' | 'routeContext'>;
 }
 
 /** The prompt's Tab. */
@@ -50,7 +50,7 @@ export function lineCompleter(parts: LineCompletionParts): Completer {
     if (/\s/.test(line.trim())) {
       const word = asksShell(line, config);
       const kind = word === null ? undefined : await shell.wordKind(word, 0);
-      if (classify(line, config, (w) => (w === word ? kind : shell.knownKind(w))).kind !== 'shell') return [[], line];
+      if (classify(line, config, (w) => (w === word ? kind : shell.knownKind(w)), shell.routeContext()).kind !== 'shell') return [[], line];
     }
     const body = line.startsWith('$') ? line.slice(1).trimStart() : line;
     const answer = await shell.complete(body);

@@ -9,7 +9,7 @@ import type { Config } from '../config/schema.js';
 import { FatalError, describeError } from '../errors.js';
 import type { SessionStore } from '../history/session.js';
 import type { Io } from '../io.js';
-import { asksShell, classify, misfiredProse, type Route } from '../line-router.js';
+import { asksShell, classify, flipRoute, misfiredProse, type Route } from '../line-router.js';
 import type { McpRegistry } from '../mcp/registry.js';
 import { BackgroundConnect, connectConfiguredServers } from '../mcp/startup.js';
 import { dispatchMeta } from '../meta/dispatch.js';
@@ -22,7 +22,7 @@ import type { Checkpoints } from '../undo/checkpoints.js';
 import type { Conversation } from './conversation.js';
 import type { ReaderSetup, ReplInput } from './input.js';
 import { shellWantsMore } from '../shell/incomplete.js';
-import { flipRoute, RouteSigns } from './route-sign.js';
+import { RouteSigns } from './route-sign.js';
 
 /** On a terminal, how long after the prompt the session's shell starts (unless a line needs it first). */
 const SHELL_START_DELAY_MS = 100;
@@ -159,7 +159,7 @@ export class Repl {
 
   /** One input as typed, on the line's signal: to the shell, a meta command or the model. */
   async #runInput(raw: string, signal: AbortSignal, flipped: boolean): Promise<void> {
-    const route = flipped ? flipRoute(await this.route(raw), raw) : await this.route(raw);
+    const route = flipped ? flipRoute(await this.route(raw)) : await this.route(raw);
     // Model lines and meta commands may use the MCP servers: they wait for them. A shell line
     // does not, but hears of failed connections first.
     if (route.kind === 'ai' || route.kind === 'meta') {
@@ -195,10 +195,11 @@ export class Repl {
   async route(raw: string): Promise<Route> {
     const { config, shell } = this.#parts;
     const word = asksShell(raw, config);
-    if (word === null) return classify(raw, config);
-    if (config.shell.known_commands.includes(word) && shell.knownKind(word) === undefined) return classify(raw, config);
+    const context = shell.routeContext();
+    if (word === null) return classify(raw, config, undefined, context);
+    if (config.shell.known_commands.includes(word) && shell.knownKind(word) === undefined) return classify(raw, config, undefined, context);
     const kind = await shell.wordKind(word, this.#parts.io.isTTY ? ROUTE_WAIT_MS : Infinity);
-    return classify(raw, config, (w) => (w === word ? kind : undefined));
+    return classify(raw, config, (w) => (w === word ? kind : undefined), context);
   }
 
   /**

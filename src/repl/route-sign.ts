@@ -2,10 +2,10 @@
 // line, `]$` the shell, `]?` the model, `]:` a meta command), worked out on every key without
 // waiting on the shell. What the session's shell says a first word is comes from its cache; a word
 // it was not asked about yet is asked, and the line drawn again when the answer comes. Alt-Enter
-// sends a line the other way (`flipRoute`).
+// sends a line the other way (line-router.ts `flipRoute`).
 
 import type { Config } from '../config/schema.js';
-import { asksShell, classify, type Route, type WordKind } from '../line-router.js';
+import { asksShell, classify, type Route, type RouteContext, type WordKind } from '../line-router.js';
 import type { RouteSign } from './terminal-reader.js';
 
 /** The prompt's last sign for each route: what Enter would do with the line as it stands. */
@@ -15,6 +15,7 @@ const SIGNS: Record<Route['kind'], RouteSign> = { blank: '>', shell: '$', ai: '?
 export interface WordKinds {
   knownKind(word: string): WordKind | null | undefined;
   wordKind(word: string, waitMs: number): Promise<WordKind | null | undefined>;
+  routeContext(): RouteContext;
 }
 
 export class RouteSigns {
@@ -30,7 +31,8 @@ export class RouteSigns {
 
   sign(line: string): RouteSign {
     const word = asksShell(line, this.config);
-    if (word === null) return SIGNS[classify(line, this.config).kind];
+    const context = this.shell.routeContext();
+    if (word === null) return SIGNS[classify(line, this.config, undefined, context).kind];
     const kind = this.shell.knownKind(word);
     if (kind === undefined && !this.#asking.has(word)) {
       this.#asking.add(word);
@@ -39,14 +41,6 @@ export class RouteSigns {
         if (answer !== undefined) this.refresh();
       });
     }
-    return SIGNS[classify(line, this.config, (w) => (w === word ? kind : undefined)).kind];
+    return SIGNS[classify(line, this.config, (w) => (w === word ? kind : undefined), context).kind];
   }
-}
-
-/** Alt-Enter: the line goes the other way (a shell line to the model, a model or meta line to the shell). */
-export function flipRoute(route: Route, raw: string): Route {
-  const text = raw.trim();
-  if (route.kind === 'blank') return route;
-  if (route.kind === 'shell') return { kind: 'ai', payload: text, rule: 'default' };
-  return { kind: 'shell', payload: text.replace(/^\$\s/, ''), rule: 'dollar' };
 }

@@ -179,6 +179,11 @@ export class ShellSession {
   }
 
   /** The shell is up and has read its rc files (a question to it is answered at once). */
+  /** Which shell this is. */
+  get kind(): SessionShell {
+    return this.#opts.kind;
+  }
+
   get alive(): boolean {
     return this.#phase === 'idle' || this.#phase === 'running' || this.#phase === 'querying';
   }

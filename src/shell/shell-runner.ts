@@ -6,9 +6,10 @@
 // directory, exported environment and last exit status. Approved `CMD:` lines run here too,
 // exactly as if typed.
 
+import { statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config/schema.js';
-import type { WordKind } from '../line-router.js';
+import type { RouteContext, WordKind } from '../line-router.js';
 import type { PendingOutput } from '../context/pending-output.js';
 import { matchBuiltin, runBuiltin, shellState, type ShellState } from './builtins.js';
 import { OutputCapture, normalizeOutput } from './capture.js';
@@ -76,6 +77,8 @@ export class ShellRunner {
   readonly #kinds = new Map<string, WordKind | null>();
   /** The editing mode the session's shell was last found in, or undefined: to ask (again). */
   #keys: 'vi' | 'emacs' | undefined;
+  /** zsh's AUTO_CD, as last asked with the editing mode. */
+  #autoCd = false;
   readonly #cwdListeners: Array<(cwd: string) => void> = [];
 
   constructor(parts: ShellRunnerParts) {
@@ -170,10 +173,32 @@ export class ShellRunner {
     if (this.#keys) return this.#keys;
     const session = this.#session;
     if (!session?.alive) return undefined;
-    const answer = await session.query('keys', '', 1000);
-    if (answer !== 'vi' && answer !== 'emacs') return undefined;
-    this.#keys = answer;
-    return answer;
+    const answer = (await session.query('keys', '', 1000))?.split(' ') ?? [];
+    const mode = answer[0];
+    if (mode !== 'vi' && mode !== 'emacs') return undefined;
+    this.#keys = mode;
+    this.#autoCd = answer.includes('autocd');
+    return mode;
+  }
+
+  /**
+   * What the router needs to know of this shell beyond its words: which shell it is, whether a
+   * directory typed alone changes to it (zsh's AUTO_CD), and which paths exist from its directory.
+   */
+  routeContext(): RouteContext {
+    const program = this.#parts.shell.program ?? this.#parts.env.SHELL ?? '';
+    const name = this.#parts.session?.kind ?? path.basename(program);
+    const resolve = (p: string) => {
+      const home = this.#state.env.HOME;
+      const expanded = home && (p === '~' || p.startsWith('~/')) ? home + p.slice(1) : p;
+      return path.resolve(this.#state.cwd, expanded);
+    };
+    return {
+      ...(name ? { shell: name } : {}),
+      autoCd: this.#autoCd,
+      isDirectory: (p) => statOf(resolve(p))?.isDirectory() ?? false,
+      exists: (p) => statOf(resolve(p)) !== undefined,
+    };
   }
 
   /** The answer `wordKind` keeps for `word`, if any. */
@@ -349,6 +374,15 @@ const COMPLETE_TIMEOUT_MS = 500;
 const WORD_KINDS = new Set(['alias', 'function', 'builtin', 'keyword', 'file']);
 /** Commands that may define, remove or shadow a command word (or change PATH): answers are asked again. */
 const MAY_DEFINE = /\b(alias|unalias|function|unset|unfunction|source|enable|disable|hash|rehash|eval|exec|PATH|path|cd|pushd|popd)\b|\(\s*\)|(^|[\s;&|])\.\s/;
+
+/** A path's stat, or undefined (missing, unreadable, or not a path at all). */
+function statOf(p: string): Stats | undefined {
+  try {
+    return statSync(p, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
 
 /** Commands that may change the editing mode (`set -o vi`, `bindkey -v`, `bind`, an rc file read again). */
 const MAY_CHANGE_KEYS = /\b(set|bindkey|bind|source|exec)\b|(^|[\s;&|])\.\s/;

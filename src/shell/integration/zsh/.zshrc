@@ -89,6 +89,8 @@ __aish_query() {
       # The editing mode the person chose (`bindkey -v`).
       out=emacs
       [[ "$(bindkey -lL main)" == *viins* ]] && out=vi
+      # A directory typed as a command changes to it: the router sends such a line to the shell.
+      [[ -o autocd ]] && out+=' autocd'
       ;;
     jobs)
       # Asked as aish ends: the process groups of its jobs (a disowned job is not one of them).
