@@ -8,7 +8,7 @@ import type { Config } from '../config/schema.js';
 import { UsageError } from '../errors.js';
 import { applyRestore, CHANGED_SINCE, planRestore, TOO_LARGE, type FileState, type RestoreReport } from './restore.js';
 import { personalExcludesFile } from './shadow-git.js';
-import { ShadowStore, type CheckpointRecord, type SnapshotResult, type TreeChange } from './store.js';
+import { ABSENT, ShadowStore, type CheckpointRecord, type SnapshotResult, type TreeChange } from './store.js';
 import { storeDirOf, treeOf } from './tree.js';
 import { coverOf, vanished, type UnseenEntry } from './unseen.js';
 
@@ -215,6 +215,7 @@ export class Checkpoints {
     const redact = this.#parts.redact ?? ((text: string) => text);
     try {
       const changes = await store.diff(before.tree, after.tree);
+      const created = changes.filter((c) => c.fromMode === ABSENT).map((c) => c.path);
       const perms: Record<string, string> = {};
       for (const c of changes) {
         const perm = before.perms.get(c.path);
@@ -230,7 +231,7 @@ export class Checkpoints {
         after: after.tree,
         changed: changes.length,
         skipped: [...new Set([...before.skipped, ...after.skipped])],
-        unseen: { before: hiding(before.unseen, changes), after: hiding(after.unseen, changes), vanished: vanished(store.tree, before.unseen).slice(0, VANISHED_KEPT) },
+        unseen: { before: hiding(before.unseen, changes), after: hiding(after.unseen, changes), vanished: vanished(store.tree, before.unseen, created).slice(0, VANISHED_KEPT) },
         perms,
       };
       await store.add(record, this.#parts.config.keep);

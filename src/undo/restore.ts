@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, lstatSync, mkdirSync, renameSync, rmdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ABSENT, type TreeChange } from './store.js';
-import { coverOf, unseenName, type UnseenEntry } from './unseen.js';
+import { coverOf, foldersOf, unseenName, type UnseenEntry } from './unseen.js';
 
 /** Why a file is kept: it changed after the action (`:undo --force` puts it back anyway). */
 export const CHANGED_SINCE = 'changed since';
@@ -140,13 +140,6 @@ function namedByFolder(files: readonly string[], changes: readonly TreeChange[],
   const names = new Set<string>();
   for (const file of files) names.add(foldersOf(file).find((f) => !foldersBefore.has(f) && !others.has(f)) ?? file);
   return [...names];
-}
-
-/** The folders above a path, outermost first: `a/b/c` → `a/`, `a/b/`. */
-function foldersOf(file: string): string[] {
-  const out: string[] = [];
-  for (let end = file.indexOf('/'); end !== -1; end = file.indexOf('/', end + 1)) out.push(file.slice(0, end + 1));
-  return out;
 }
 
 /** Carries out `steps` in `tree` with the blobs' contents; a step that cannot be done is kept, with why. */

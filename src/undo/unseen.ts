@@ -37,25 +37,36 @@ export function identify(tree: string, entry: Pick<UnseenEntry, 'path' | 'kind'>
 }
 
 /**
- * The entries that are no longer what they were: gone, or another file under the same name. Their
+ * The entries the action made vanish: gone, or moved to a path it created (their inode is now that
+ * of a created file or of a folder above one) with something else put in their place. Their
  * content may now be in files the action created (`mv vendor/lib/.git elsewhere`,
- * `mv data.db data.sqlite`), which then are all that is left of it.
+ * `mv data.db data.sqlite`), which then are all that is left of it. An ignored file rewritten in
+ * place by a new file (a compiler's output, a `.pyc`) has not vanished.
  */
-export function vanished(tree: string, entries: readonly UnseenEntry[]): UnseenEntry[] {
-  return entries.filter((e) => e.id !== null && identify(tree, e) !== e.id);
+export function vanished(tree: string, entries: readonly UnseenEntry[], created: readonly string[]): UnseenEntry[] {
+  const changed = entries.filter((e) => e.id !== null && identify(tree, e) !== e.id);
+  if (changed.length === 0) return [];
+  const createdIds = new Set<string>();
+  const folders = new Set(created.flatMap((file) => foldersOf(file).map((f) => f.slice(0, -1))));
+  for (const p of [...created, ...folders]) {
+    const id = identify(tree, { path: p, kind: 'ignored' });
+    if (id !== null) createdIds.add(id);
+  }
+  return changed.filter((e) => identify(tree, e) === null || createdIds.has(e.id!));
+}
+
+/** The folders above a path, outermost first: `a/b/c` → `a/`, `a/b/`. */
+export function foldersOf(file: string): string[] {
+  const out: string[] = [];
+  for (let end = file.indexOf('/'); end !== -1; end = file.indexOf('/', end + 1)) out.push(file.slice(0, end + 1));
+  return out;
 }
 
 /** Finds the entry that hides a file: the file itself, or a folder above it. */
 export function coverOf(entries: readonly UnseenEntry[]): (file: string) => UnseenEntry | undefined {
   const byPath = new Map(entries.map((e) => [e.path, e]));
   return (file) => {
-    const exact = byPath.get(file);
-    if (exact) return exact;
-    for (let end = file.indexOf('/'); end !== -1; end = file.indexOf('/', end + 1)) {
-      const folder = byPath.get(file.slice(0, end + 1));
-      if (folder) return folder;
-    }
-    return undefined;
+    return byPath.get(file) ?? foldersOf(file).map((f) => byPath.get(f)).find((e) => e !== undefined);
   };
 }
 

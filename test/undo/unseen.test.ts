@@ -39,6 +39,12 @@ function uncommittedWork(t: UndoTree, ignored: boolean): void {
   if (ignored) t.write('data.db', 'the database');
 }
 
+/** A database the tree's .gitignore hides. */
+function ignoredDatabase(t: UndoTree): void {
+  t.write('.gitignore', 'data.db\n');
+  t.write('data.db', 'the database');
+}
+
 interface Row {
   name: string;
   plant: (t: UndoTree) => void;
@@ -80,13 +86,38 @@ const rows: Row[] = [
   },
   {
     name: 'an ignored file renamed to a name that is not ignored: the new name is kept, it is all there is of it',
-    plant: (t) => {
-      t.write('.gitignore', 'data.db\n');
-      t.write('data.db', 'the database');
-    },
+    plant: ignoredDatabase,
     action: 'mv data.db data.sqlite',
     after: { 'data.sqlite': 'the database' },
     kept: { 'data.sqlite': /data\.db/ },
+  },
+  {
+    name: 'an ignored file renamed, another put in its place: the new name is kept',
+    plant: ignoredDatabase,
+    action: 'mv data.db data.sqlite && touch data.db',
+    after: { 'data.sqlite': 'the database', 'data.db': '' },
+    kept: { 'data.sqlite': /data\.db/ },
+  },
+  {
+    name: 'an ignored folder renamed and made again: the folder it became is kept, named once',
+    plant: (t) => {
+      t.write('.gitignore', 'build/\n');
+      t.write('build/app.o', 'object code');
+      t.write('build/cache/x', 'cache');
+    },
+    action: 'mv build out && mkdir build',
+    after: { 'out/app.o': 'object code', 'out/cache/x': 'cache' },
+    kept: { 'out/': /build\// },
+  },
+  {
+    name: 'an ignored file rewritten as a compiler does (a new file renamed over it): what the action created is removed',
+    plant: (t) => {
+      t.write('.gitignore', '*.o\n');
+      t.write('main.o', 'old object');
+    },
+    action: "touch made.txt && printf 'new object' > main.o.tmp && mv main.o.tmp main.o",
+    after: { 'main.o': 'new object' },
+    gone: ['made.txt'],
   },
   {
     name: 'a rule of .git/info/exclude removed by the action: the file it hid is not removed',
