@@ -28,7 +28,8 @@ export function parseIgnored(listing: string): string[] {
 
 /** What identifies the thing an entry names on disk now: its inode, that of its `.git` for a repository. */
 export function identify(tree: string, entry: Pick<UnseenEntry, 'path' | 'kind'>): string | null {
-  const at = path.join(tree, entry.path, entry.kind === 'repo' ? '.git' : '');
+  // Without a trailing slash: lstat of `link/` would follow a link.
+  const at = path.join(tree, entry.kind === 'repo' ? `${entry.path}.git` : entry.path.replace(/\/$/, ''));
   try {
     return String(lstatSync(at).ino);
   } catch {

@@ -6,6 +6,7 @@
 import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseIgnored } from '../../src/undo/unseen.js';
 import { undoTree, type UndoTree } from '../support/undo-tree.js';
 
 /** Every file under `dir` with its bytes, to show nothing of a repository was lost. */
@@ -272,5 +273,16 @@ describe('an undo puts back the permissions a file had (issue 32)', () => {
     await t.undo.undo(t.tree, false);
     expect(readFileSync(t.file(file), 'utf8')).toBe('before\n');
     expect(lstatSync(t.file(file)).mode & 0o777).toBe(perm);
+  });
+});
+
+describe('parseIgnored', () => {
+  it.each([
+    ['a folder ignored by its name stays one entry', 'build/\0data.db\0', ['build/', 'data.db']],
+    ['a folder listed with its files (all ignored by a file rule) is not ignored itself', 'logs/\0logs/a.log\0logs/deep/\0logs/deep/x.log\0', ['logs/a.log', 'logs/deep/x.log']],
+    ['names with spaces and newlines stay whole', 'a b/\0new\nline.log\0', ['a b/', 'new\nline.log']],
+    ['nothing ignored', '', []],
+  ])('%s', (_name, listing, expected) => {
+    expect(parseIgnored(listing)).toEqual(expected);
   });
 });
