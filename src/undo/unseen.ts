@@ -2,7 +2,7 @@
 // nested in the tree (issue 32). An undo compares two snapshots only where both could see: a path
 // hidden on either side is not created, deleted or changed by the action as far as the checkpoint
 // knows, and it is left as it is. Each entry carries the identity (inode) it had, so that what
-// became of it can be told after the action: gone, or still there.
+// became of it can be told after the action: still there, gone, or moved to a path it created.
 
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
