@@ -40,6 +40,12 @@ function uncommittedWork(t: UndoTree, ignored: boolean): void {
   if (ignored) t.write('data.db', 'the database');
 }
 
+/** A repository of the person's with one file in its work tree. */
+function repositoryWithNotes(t: UndoTree): void {
+  t.git(t.tree, 'init', '-q');
+  t.write('notes.txt', 'notes\n');
+}
+
 /** A database the tree's .gitignore hides. */
 function ignoredDatabase(t: UndoTree): void {
   t.write('.gitignore', 'data.db\n');
@@ -135,19 +141,13 @@ const rows: Row[] = [
   {
     // A file a snapshot held stays in sight whatever rule comes later, as a tracked file does in git.
     name: 'a rule added to .git/info/exclude by the action, which rewrites the file it names: the snapshots still see it, and it comes back',
-    plant: (t) => {
-      t.git(t.tree, 'init', '-q');
-      t.write('notes.txt', 'notes\n');
-    },
+    plant: repositoryWithNotes,
     action: "echo notes.txt >> .git/info/exclude && printf 'by the action\\n' > notes.txt",
     after: { 'notes.txt': 'notes\n' },
   },
   {
     name: 'a rule added to .git/info/exclude and the file it hides removed: the file comes back',
-    plant: (t) => {
-      t.git(t.tree, 'init', '-q');
-      t.write('notes.txt', 'notes\n');
-    },
+    plant: repositoryWithNotes,
     action: 'echo notes.txt >> .git/info/exclude && rm notes.txt',
     after: { 'notes.txt': 'notes\n' },
   },
