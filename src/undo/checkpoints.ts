@@ -8,8 +8,12 @@ import type { Config } from '../config/schema.js';
 import { UsageError } from '../errors.js';
 import { applyRestore, CHANGED_SINCE, planRestore, TOO_LARGE, type FileState, type RestoreReport } from './restore.js';
 import { personalExcludesFile } from './shadow-git.js';
-import { ShadowStore, type CheckpointRecord, type SnapshotResult } from './store.js';
+import { ABSENT, ShadowStore, type CheckpointRecord, type SnapshotResult, type TreeChange } from './store.js';
 import { storeDirOf, treeOf } from './tree.js';
+import { coverOf, vanished, type UnseenEntry } from './unseen.js';
+
+/** How many of the unseen things an action made vanish a checkpoint names. */
+const VANISHED_KEPT = 20;
 
 /** System folders of everyone's temporary files: never a tree of one's own. */
 const SHARED_TEMP = new Set(['/tmp', '/var/tmp', '/dev/shm']);
@@ -78,7 +82,7 @@ export class Checkpoints {
     const tree = treeOf(cwd);
     const started = (this.#parts.now ?? (() => new Date()))();
     const store = await this.#usable(tree);
-    const before = store && (await this.#snapshot(store));
+    const before = store && (await this.#snapshot(store, true));
     try {
       return await work();
     } finally {
@@ -191,9 +195,10 @@ export class Checkpoints {
     return this.#store(tree);
   }
 
-  async #snapshot(store: ShadowStore): Promise<Extract<SnapshotResult, { ok: true }> | null> {
+  /** A snapshot, with what the ignore rules hide when `ignored` (before an action: what was there unseen). */
+  async #snapshot(store: ShadowStore, ignored: boolean): Promise<Extract<SnapshotResult, { ok: true }> | null> {
     const { config } = this.#parts;
-    const result = await store.snapshot({ maxFiles: config.max_files, maxFileBytes: config.max_file_bytes });
+    const result = await store.snapshot({ maxFiles: config.max_files, maxFileBytes: config.max_file_bytes, ignored });
     if (result.ok) return result;
     if (result.reason === 'no-git') this.#turnOff(`git is not installed or not on PATH (${result.message}); checkpoints are kept with git`);
     else if (result.reason === 'too-many') this.#tellOnce(store.tree, `no checkpoint: ${store.tree} has more than ${config.max_files} files`);
@@ -203,11 +208,19 @@ export class Checkpoints {
 
   /** The snapshot after the action; a checkpoint is kept when the action changed a file. */
   async #record(store: ShadowStore, action: CheckpointAction, started: Date, before: Extract<SnapshotResult, { ok: true }>): Promise<void> {
-    const after = await this.#snapshot(store);
+    // Without the ignored paths: a path the snapshot before held stays in the store's index, and is
+    // seen after the action whatever rule hides it then. Nested repositories are listed anyway.
+    const after = await this.#snapshot(store, false);
     if (!after || after.tree === before.tree) return;
     const redact = this.#parts.redact ?? ((text: string) => text);
     try {
       const changes = await store.diff(before.tree, after.tree);
+      const created = changes.filter((c) => c.fromMode === ABSENT).map((c) => c.path);
+      const perms: Record<string, string> = {};
+      for (const c of changes) {
+        const perm = before.perms.get(c.path);
+        if (perm !== undefined) perms[c.path] = perm.toString(8);
+      }
       const record: CheckpointRecord = {
         id: `${started.getTime().toString().padStart(14, '0')}-${Math.random().toString(36).slice(2, 10)}`,
         at: started.toISOString(),
@@ -218,6 +231,8 @@ export class Checkpoints {
         after: after.tree,
         changed: changes.length,
         skipped: [...new Set([...before.skipped, ...after.skipped])],
+        unseen: { before: hiding(before.unseen, changes), after: hiding(after.unseen, changes), vanished: vanished(store.tree, before.unseen, created).slice(0, VANISHED_KEPT) },
+        perms,
       };
       await store.add(record, this.#parts.config.keep);
     } catch (err) {
@@ -230,14 +245,17 @@ export class Checkpoints {
     const result: UndoResult = { undone: [], tree: store.tree, restored: [], removed: [], kept: [] };
     const { config } = this.#parts;
     for (const target of targets) {
-      const now = await store.snapshot({ maxFiles: config.max_files, maxFileBytes: config.max_file_bytes });
+      const now = await store.snapshot({ maxFiles: config.max_files, maxFileBytes: config.max_file_bytes, ignored: true });
       if (!now.ok) throw new UsageError(`cannot see what changed in ${store.tree} since: ${now.message}`);
       const changes = await store.diff(target.before, target.after);
       const since = new Map<string, FileState>();
       for (const c of await store.diff(target.after, now.tree)) since.set(c.path, { mode: c.toMode, sha: c.toSha });
       // A file too large to keep now is not in the snapshot: it counts as changed.
       for (const file of now.skipped) since.set(file, { mode: '100644', sha: 'large' });
-      const steps = planRestore(changes, since, new Set(target.skipped), force);
+      const unseen = target.unseen && { ...target.unseen, now: now.unseen };
+      // Folders the action made name the files kept of them (only then is the snapshot read).
+      const foldersBefore = unseen?.vanished.length ? await store.folders(target.before) : undefined;
+      const steps = planRestore(changes, { since, skipped: new Set(target.skipped), force, ...(unseen ? { unseen } : {}), ...(foldersBefore ? { foldersBefore } : {}), ...(target.perms ? { perms: target.perms } : {}) });
       const blobs = await store.blobs(steps.flatMap((s) => (s.type === 'write' ? [s.sha] : [])));
       const report = applyRestore(store.tree, steps, blobs);
       // Files left out for their size: an undo cannot have touched them, and says so.
@@ -263,4 +281,10 @@ export class Checkpoints {
     this.#told.add(tree);
     this.#parts.status(message);
   }
+}
+
+/** The entries of `unseen` that hide a changed path: all an undo needs of them, kept in the record. */
+function hiding(unseen: readonly UnseenEntry[], changes: readonly TreeChange[]): UnseenEntry[] {
+  const cover = coverOf(unseen);
+  return [...new Set(changes.flatMap((c) => cover(c.path) ?? []))];
 }

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { writePrivateFile } from '../private-file.js';
 import { gitComplaint, runGit, shadowEnv, type GitResult, type ShadowPlace } from './shadow-git.js';
 import { readSmallFile, repositoryExcludeFile } from './tree.js';
+import { identify, parseIgnored, type UnseenEntry } from './unseen.js';
 
 /** A checkpoint: the trees around one action, and what ran. */
 export interface CheckpointRecord {
@@ -30,19 +31,43 @@ export interface CheckpointRecord {
   changed: number;
   /** Files left out of a snapshot (over the size limit): an undo never touches them. */
   skipped: string[];
+  /**
+   * What the snapshots could not see where the action changed something: the entries that hid a
+   * changed path before the action and after it, and those the action made vanish (at most
+   * VANISHED_KEPT of them). Absent in checkpoints taken before issue 32.
+   */
+  unseen?: { before: UnseenEntry[]; after: UnseenEntry[]; vanished: UnseenEntry[] };
+  /**
+   * The permission bits (octal) the files the action changed had before it, where not 644 or 755
+   * (then the executable bit tells). Absent in checkpoints taken before issue 32.
+   */
+  perms?: Record<string, string>;
   /** Set once undone (ISO). */
   undone?: string;
   /** Files that undo kept because they changed since: `:undo --force` still puts them back. */
   left?: string[];
 }
 
-export interface SnapshotLimits {
+export interface SnapshotOptions {
   maxFiles: number;
   maxFileBytes: number;
+  /**
+   * Also list what the ignore rules hide (a second walk, beside the first): for the snapshot
+   * before an action and the one an undo compares with. Nested repositories are listed always.
+   */
+  ignored?: boolean;
 }
 
 export type SnapshotResult =
-  | { ok: true; tree: string; skipped: string[] }
+  | {
+      ok: true;
+      tree: string;
+      skipped: string[];
+      /** What git could not see: nested repositories, and the ignored paths when asked for. */
+      unseen: UnseenEntry[];
+      /** Permission bits of the snapshot's files where not 644 or 755 (git keeps only the executable bit). */
+      perms: ReadonlyMap<string, number>;
+    }
   | { ok: false; reason: 'too-many' | 'no-git' | 'failed'; message: string };
 
 /** One file's difference between two snapshots; a missing side has mode '000000'. */
@@ -55,6 +80,9 @@ export interface TreeChange {
 }
 
 export const ABSENT = '000000';
+
+/** Permission bits not kept in perms.json: the ones a file gets back by default (git's, under the usual umask). */
+const COMMON_PERMS = new Set([0o644, 0o755]);
 
 /** How many packs a store gathers before they are packed into one (each snapshot with changes adds one). */
 const MAX_PACKS = 16;
@@ -145,11 +173,11 @@ export class ShadowStore {
    * those over `maxFileBytes`. Files unchanged since the last snapshot are not read again. A tree
    * of more than `maxFiles` files is refused before anything is stored.
    */
-  snapshot(limits: SnapshotLimits): Promise<SnapshotResult> {
-    return this.#serial(() => this.#snapshot(limits));
+  snapshot(options: SnapshotOptions): Promise<SnapshotResult> {
+    return this.#serial(() => this.#snapshot(options));
   }
 
-  async #snapshot(limits: SnapshotLimits): Promise<SnapshotResult> {
+  async #snapshot(options: SnapshotOptions): Promise<SnapshotResult> {
     try {
       this.#make();
     } catch (err) {
@@ -159,29 +187,47 @@ export class ShadowStore {
     if (!existsSync(this.tree)) {
       const empty = await this.#git(['mktree']);
       if (empty.code !== 0) return { ok: false, reason: empty.spawnError ? 'no-git' : 'failed', message: gitComplaint(empty) };
-      return { ok: true, tree: empty.stdout.toString('utf8').trim(), skipped: [] };
+      return { ok: true, tree: empty.stdout.toString('utf8').trim(), skipped: [], unseen: [], perms: new Map() };
     }
     const index = path.join(this.#place.gitDir, 'index');
     const known = indexEntries(index);
     // New and changed files, by the index's stat cache; the walk stops once the tree is too big.
     let untracked = 0;
     let atStart = true;
-    const tooMany = () => known + untracked > limits.maxFiles;
-    const listed = await this.#git(['ls-files', '-z', '-t', '--others', '--modified', '--exclude-standard'], {
-      inTree: true,
-      onStdout: (chunk) => {
-        for (const byte of chunk) {
-          if (atStart && byte === 0x3f /* ? */) untracked++;
-          atStart = byte === 0;
-        }
-        return tooMany();
-      },
-    });
+    const tooMany = () => known + untracked > options.maxFiles;
+    // The ignored paths, walked at the same time: what this snapshot cannot see (issue 32).
+    const [listed, ignored] = await Promise.all([
+      this.#git(['ls-files', '-z', '-t', '--others', '--modified', '--exclude-standard'], {
+        inTree: true,
+        onStdout: (chunk) => {
+          for (const byte of chunk) {
+            if (atStart && byte === 0x3f /* ? */) untracked++;
+            atStart = byte === 0;
+          }
+          return tooMany();
+        },
+      }),
+      options.ignored ? this.#git(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'], { inTree: true }) : null,
+    ]);
     if (listed.spawnError) return { ok: false, reason: 'no-git', message: gitComplaint(listed) };
     if (listed.timedOut) return { ok: false, reason: 'failed', message: gitComplaint(listed) };
-    if (tooMany()) return { ok: false, reason: 'too-many', message: `more than ${limits.maxFiles} files` };
+    if (tooMany()) return { ok: false, reason: 'too-many', message: `more than ${options.maxFiles} files` };
     if (listed.code !== 0) return { ok: false, reason: 'failed', message: gitComplaint(listed) };
+    // Without the ignored paths an undo could take a file made visible for one the action created.
+    if (ignored && ignored.code !== 0) return { ok: false, reason: 'failed', message: gitComplaint(ignored) };
+    const unseen: UnseenEntry[] = parseIgnored(ignored?.stdout.toString('utf8') ?? '').map((p) => ({ path: p, kind: 'ignored', id: identify(this.tree, { path: p, kind: 'ignored' }) }));
 
+    // A first snapshot lists every file; after it, perms.json follows the index. A store made
+    // before permissions were noted has them read once, from the files its index holds.
+    const noted = this.#readPerms() ?? (known > 0 ? await this.#permsOfIndex() : null);
+    const perms = new Map(noted ?? []);
+    let permsChanged = noted === null;
+    const setPerm = (file: string, perm: number | undefined) => {
+      if (perms.get(file) === perm) return;
+      permsChanged = true;
+      if (perm === undefined) perms.delete(file);
+      else perms.set(file, perm);
+    };
     const add: string[] = [];
     const drop: string[] = [];
     const skipped: string[] = [];
@@ -189,12 +235,16 @@ export class ShadowStore {
       if (entry.length < 3) continue;
       const tracked = entry[0] !== '?';
       const file = entry.slice(2);
-      // A directory with a repository of its own inside the tree: not ours to keep.
-      if (file.endsWith('/')) continue;
+      // A directory with a repository of its own inside the tree: not ours to keep, and not seen.
+      if (file.endsWith('/')) {
+        unseen.push({ path: file, kind: 'repo', id: identify(this.tree, { path: file, kind: 'repo' }) });
+        continue;
+      }
       let size = 0;
       let regular = false;
       let folder = false;
       let special = false;
+      let perm: number | undefined;
       try {
         const st = lstatSync(path.join(this.tree, file));
         size = st.size;
@@ -202,12 +252,15 @@ export class ShadowStore {
         folder = st.isDirectory();
         // A FIFO, socket or device: git would wait on it or refuse it; it is not a file to keep.
         special = !regular && !folder && !st.isSymbolicLink();
+        // git keeps the executable bit alone: a 0600 .env would come back 0644.
+        if (regular && !COMMON_PERMS.has(st.mode & 0o7777)) perm = st.mode & 0o7777;
       } catch {
         // Gone: update-index --remove takes it out.
       }
+      setPerm(file, perm);
       // A file that became a folder: the entry goes, the files inside are listed on their own.
       if (folder || special) drop.push(file);
-      else if (regular && size > limits.maxFileBytes) {
+      else if (regular && size > options.maxFileBytes) {
         skipped.push(file);
         if (tracked) drop.push(file);
       } else add.push(file);
@@ -220,13 +273,51 @@ export class ShadowStore {
       const r = await this.#gitWritingIndex(['update-index', '--add', '--remove', '--replace', '-z', '--stdin'], { input: nulList(add), inTree: true });
       if (r.code !== 0) return { ok: false, reason: 'failed', message: gitComplaint(r) };
     }
+    if (permsChanged) this.#savePerms(perms);
     const last = this.#lastTree(index);
-    if (last && add.length === 0 && drop.length === 0) return { ok: true, tree: last, skipped };
+    if (last && add.length === 0 && drop.length === 0) return { ok: true, tree: last, skipped, unseen, perms };
     const written = await this.#gitWritingIndex(['write-tree'], {});
     if (written.code !== 0) return { ok: false, reason: 'failed', message: gitComplaint(written) };
     const tree = written.stdout.toString('utf8').trim();
     this.#saveLastTree(index, tree);
-    return { ok: true, tree, skipped };
+    return { ok: true, tree, skipped, unseen, perms };
+  }
+
+  /**
+   * The permission bits of the index's files where not 644 or 755, as the snapshots that listed
+   * them found them (a file is listed again when it changes, a chmod included); null when none
+   * were noted (a new store, or one made before they were). Read each time: another aish may
+   * share the store.
+   */
+  #readPerms(): [string, number][] | null {
+    try {
+      return Object.entries(JSON.parse(readFileSync(path.join(this.dir, 'perms.json'), 'utf8')) as Record<string, number>);
+    } catch {
+      return null;
+    }
+  }
+
+  /** The uncommon permission bits of the files in the index, as they are now. */
+  async #permsOfIndex(): Promise<[string, number][]> {
+    const r = await this.#git(['ls-files', '-z'], { inTree: true });
+    const out: [string, number][] = [];
+    for (const file of r.code === 0 ? r.stdout.toString('utf8').split('\0') : []) {
+      try {
+        const st = lstatSync(path.join(this.tree, file));
+        if (file !== '' && st.isFile() && !COMMON_PERMS.has(st.mode & 0o7777)) out.push([file, st.mode & 0o7777]);
+      } catch {
+        // Gone: the listing drops it.
+      }
+    }
+    return out;
+  }
+
+  #savePerms(perms: ReadonlyMap<string, number>): void {
+    try {
+      writePrivateFile(path.join(this.dir, 'perms.json'), JSON.stringify(Object.fromEntries(perms)));
+    } catch {
+      // A file that comes back then gets git's permissions.
+    }
   }
 
   /** The tree the index was last written as, if the index has not changed since. */
@@ -254,6 +345,15 @@ export class ShadowStore {
       const r = await this.#git(['diff-tree', '-r', '-z', '--no-renames', '--raw', from, to]);
       if (r.code !== 0) throw new Error(`cannot compare snapshots: ${gitComplaint(r)}`);
       return parseRawDiff(r.stdout.toString('utf8'));
+    });
+  }
+
+  /** The folders of a snapshot (`a/`, `a/b/`), to tell which ones an action made. */
+  folders(tree: string): Promise<Set<string>> {
+    return this.#serial(async () => {
+      const r = await this.#git(['ls-tree', '-r', '-d', '-z', '--name-only', tree]);
+      if (r.code !== 0) throw new Error(`cannot read the checkpoint: ${gitComplaint(r)}`);
+      return new Set(r.stdout.toString('utf8').split('\0').filter((p) => p !== '').map((p) => `${p}/`));
     });
   }
 

@@ -278,6 +278,52 @@ describe('what checkpoints keep, and what they leave alone', () => {
   });
 });
 
+describe('an undo removes only what the action created (issue 32)', () => {
+  it('the ignore file moved away: :undo puts it back and leaves the ignored database alone, saying so', async () => {
+    git(h.cwd, 'init', '-q');
+    writeFileSync(path.join(h.cwd, '.gitignore'), 'data.db\n');
+    writeFileSync(path.join(h.cwd, 'data.db'), 'the database');
+    server.enqueue(textReply([`CMD: ${script('hide.sh', 'mv .gitignore old.gitignore')}\n`]));
+    const r = await runAish({ stdin: 'please rename the ignore file\n:undo\n', cwd: h.cwd, env: h.env });
+    expect(r.stderr).toContain('[aish] restored .gitignore, removed old.gitignore\n');
+    expect(r.stderr).toMatch(/\[aish\] kept data\.db: ignored before the action[^\n]*\n/);
+    expect(r.stderr).not.toContain('removed data.db');
+    expect(read('data.db')).toBe('the database');
+    expect(read('.gitignore')).toBe('data.db\n');
+    expect(has('old.gitignore')).toBe(false);
+  });
+
+  it("a nested repository's .git moved aside: :undo keeps its files, its uncommitted work and the moved .git, saying so", async () => {
+    const lib = path.join(h.cwd, 'vendor', 'lib');
+    mkdirSync(lib, { recursive: true });
+    writeFileSync(path.join(lib, 'lib.c'), 'int lib;\n');
+    git(lib, 'init', '-q');
+    git(lib, 'add', '.');
+    git(lib, 'commit', '-q', '-m', 'lib');
+    writeFileSync(path.join(lib, 'lib.c'), 'int lib; /* uncommitted work */\n');
+    server.enqueue(textReply([`CMD: ${script('move.sh', 'mv vendor/lib/.git vendor/lib-git-backup')}\n`]));
+    const run = startAish({ cwd: h.cwd, env: h.env });
+    try {
+      run.write('please move the nested git aside\n');
+      await run.waitFor('╰─ exit 0');
+      const moved = snapshotDir(path.join(h.cwd, 'vendor', 'lib-git-backup'));
+      run.write(':undo\n');
+      await run.waitFor(/\[aish\] kept vendor\/lib-git-backup\/[^\n]*\n/);
+      expect(run.stderr).toMatch(/\[aish\] kept vendor\/lib\/: [^\n]*repository of its own before the action[^\n]*\n/);
+      // Nothing restored, nothing removed.
+      expect(run.stderr).not.toMatch(/^\[aish\] (restored|removed) /m);
+      expect(read('vendor/lib/lib.c')).toBe('int lib; /* uncommitted work */\n');
+      expect(snapshotDir(path.join(h.cwd, 'vendor', 'lib-git-backup'))).toEqual(moved);
+      // Put back by hand, the repository is whole: its commit and the uncommitted work.
+      execFileSync('mv', [path.join(h.cwd, 'vendor', 'lib-git-backup'), path.join(lib, '.git')]);
+      expect(git(lib, 'status', '--porcelain')).toBe(' M lib.c\n');
+    } finally {
+      run.end();
+      await run.exited;
+    }
+  });
+});
+
 describe('on a terminal', () => {
   it("the issue's command, answered y at the question: `rm -r build && sed -i s/a/b/ src/*.c`, then :undo", async () => {
     h.writeConfig({ models: { fast: { endpoint: server.url, model: 'm' } } });

@@ -12,30 +12,10 @@ import { Checkpoints } from '../../src/undo/checkpoints.js';
 import { treeOf } from '../../src/undo/tree.js';
 import { gitComplaint, runGit, shadowEnv } from '../../src/undo/shadow-git.js';
 import { tempDir } from '../support/temp-dir.js';
+import { UNDO_DEFAULTS, undoTree } from '../support/undo-tree.js';
 
-const DEFAULTS = { enabled: true, typed: false, keep: 50, max_files: 20_000, max_file_bytes: 10 * 1024 * 1024 };
-
-function setup(config: Partial<typeof DEFAULTS> = {}) {
-  const base = tempDir('aish-undo-');
-  const home = path.join(base, 'home');
-  const tree = path.join(base, 'tree');
-  mkdirSync(home);
-  mkdirSync(tree);
-  const statuses: string[] = [];
-  const env = { PATH: process.env.PATH, HOME: home };
-  const undo = new Checkpoints({ config: { ...DEFAULTS, ...config }, stateDir: path.join(base, 'state'), env, status: (m) => statuses.push(m) });
-  // As in a session, where the next line waits for it: the checkpoint is kept once `settled`.
-  const act = async (work: () => void, command = 'act') => {
-    await undo.around({ command, origin: 'cmd' }, tree, async () => work());
-    await undo.settled();
-  };
-  const file = (name: string) => path.join(tree, name);
-  const write = (name: string, text: string | Buffer) => {
-    mkdirSync(path.dirname(file(name)), { recursive: true });
-    writeFileSync(file(name), text);
-  };
-  return { base, home, tree, undo, act, file, write, statuses, state: path.join(base, 'state') };
-}
+const DEFAULTS = UNDO_DEFAULTS;
+const setup = undoTree;
 
 describe('what a snapshot holds', () => {
   it('the bytes on disk: CRLF stays CRLF whatever .gitattributes says, and no filter of the global config runs', async () => {
