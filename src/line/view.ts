@@ -104,7 +104,11 @@ export function layout(v: ViewInput): Layout {
     cursorRow = rows.length - 1;
     cursorColumn = rows.at(-1)!.width;
   };
-  for (const cell of styledCells(v.prompt, v.width)) place(cell);
+  // A prompt of several lines (starship's, a theme's) starts rows of its own.
+  v.prompt.split(/\r?\n/).forEach((part, i) => {
+    if (i > 0) newRow(false);
+    for (const cell of styledCells(part, v.width)) place(cell);
+  });
   const continuation = styledCells(v.continuation, v.width);
   let at = 0;
   for (const g of graphemes(v.text)) {

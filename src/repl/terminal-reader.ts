@@ -40,7 +40,16 @@ export interface TerminalReaderOptions {
   color?: boolean;
   /** ~/.inputrc's bell-style: what a key that cannot act does (the end of the history...). */
   bell?: 'none' | 'visible' | 'audible';
+  /**
+   * Suggestions from the model (`suggest.model`): asked after `idleMs` without a key, for a line
+   * with no suggestion from history; the next key cancels the request. `ask` resolves to the text
+   * to show after the line, or null.
+   */
+  suggestModel?: { idleMs: number; ask: (line: string, signal: AbortSignal) => Promise<string | null> };
 }
+
+/** A model's suggestion shown after the line: italic and dim, unlike history's dim. */
+const MODEL_STYLE = (t: string) => `\x1b[2;3m${t}\x1b[22;23m`;
 
 /** A line being read: who waits for it, and how it is shown. */
 interface Reading {
@@ -96,6 +105,9 @@ export class TerminalLineReader implements LineReader {
   #inPaste = false;
   /** A redraw is due at the end of this read. */
   #dirty = false;
+  /** The model's suggestion for the line `for`, its request in flight, and the idle timer before it. */
+  #modelSuggestion: { for: string; rest: string } | null = null;
+  #modelAsk: { timer: NodeJS.Timeout | null; controller: AbortController } | null = null;
   readonly #onKeypress: (s: string | undefined, key: KeyName | undefined) => void;
 
   constructor(io: Io, opts: TerminalReaderOptions) {
@@ -124,14 +136,63 @@ export class TerminalLineReader implements LineReader {
       this.#queue.push({ s, key });
       return;
     }
+    const before = this.#state.text;
     this.#apply({ s, key });
     this.#redrawSoon();
+    this.#scheduleModelSuggestion(before !== this.#state.text || this.#modelSuggestion !== null);
+  }
+
+  /** Any key cancels the model's suggestion in flight; a changed line starts the idle wait again. */
+  #scheduleModelSuggestion(changed: boolean): void {
+    const suggest = this.#opts.suggestModel;
+    if (!suggest || this.#opts.color === false) return;
+    if (this.#modelAsk) {
+      if (this.#modelAsk.timer) clearTimeout(this.#modelAsk.timer);
+      this.#modelAsk.controller.abort();
+      this.#modelAsk = null;
+    }
+    if (!changed) return;
+    const state = this.#state;
+    const reading = this.#reading;
+    if (!reading || reading.asking || this.#search || state.text.trim() === '' || state.text.includes('\n') || state.cursor !== state.text.length) return;
+    if (suggestionFor(state) !== '') return;
+    const controller = new AbortController();
+    const text = state.text;
+    const timer = setTimeout(() => {
+      if (this.#modelAsk) this.#modelAsk.timer = null;
+      void suggest
+        .ask(text, controller.signal)
+        .catch(() => null)
+        .then((rest) => {
+          if (controller.signal.aborted || !rest || this.#state.text !== text || this.#reading !== reading) return;
+          this.#modelSuggestion = { for: text, rest };
+          this.refresh();
+        });
+    }, suggest.idleMs);
+    timer.unref?.();
+    this.#modelAsk = { timer, controller };
+  }
+
+  /** The model's suggestion for the line as it stands, if it is still for it. */
+  #modelRest(state: EditorState): string {
+    const m = this.#modelSuggestion;
+    return m && m.for === state.text && state.cursor === state.text.length ? m.rest : '';
   }
 
   /** One key through the search or the editor, then what it asks for. */
   #apply(input: KeyInput): void {
     if (this.#search) {
       this.#searchKey(input);
+      return;
+    }
+    // Right, End or C-f at the end take the model's suggestion, M-f one word of it (as history's).
+    const rest = this.#modelRest(this.#state);
+    this.#modelSuggestion = null;
+    const { key } = input;
+    if (rest && !key.shift && ((!key.ctrl && !key.meta && (key.name === 'right' || key.name === 'end')) || (key.ctrl && !key.meta && (key.name === 'f' || key.name === 'e')) || (key.meta && !key.ctrl && key.name === 'f'))) {
+      const take = key.meta ? rest.slice(0, /^\W*\w*/.exec(rest)![0].length || rest.length) : rest;
+      this.#state = setText(this.#state, this.#state.text + take);
+      this.#dirty = true;
       return;
     }
     const { state, effects } = editKey(this.#state, input);
@@ -212,6 +273,8 @@ export class TerminalLineReader implements LineReader {
   /** The line is entered: left on the screen as it was, kept in the history, delivered. */
   #enter(text: string, flipped: boolean): void {
     const reading = this.#reading;
+    this.#modelSuggestion = null;
+    this.#scheduleModelSuggestion(false);
     this.#redraw(false);
     this.#leave();
     if (!reading?.asking) this.#addHistory(text);
@@ -298,7 +361,8 @@ export class TerminalLineReader implements LineReader {
       text,
       cursor,
       // Without colour a suggestion would look typed: the screen must show only what runs.
-      suggestion: search || reading.asking || this.#opts.color === false ? '' : suggestionFor(state),
+      suggestion: search || reading.asking || this.#opts.color === false ? '' : suggestionFor(state) || this.#modelRest(state),
+      ...(!search && !suggestionFor(state) && this.#modelRest(state) ? { dim: MODEL_STYLE } : {}),
       columns: this.#io.columns(),
       width: displayWidth,
     });
@@ -617,6 +681,7 @@ export class TerminalLineReader implements LineReader {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#scheduleModelSuggestion(false);
     this.#io.output.write(BRACKETED_PASTE_OFF);
     this.#io.input.removeListener('keypress', this.#onKeypress);
     this.#setRaw(false);

@@ -61,6 +61,12 @@ describe('the line on the screen', () => {
     expect(t.cursor()).toEqual({ row: 1, column: 12 });
   });
 
+  it('a prompt of several lines keeps its rows, and the cursor comes after its last', async () => {
+    const t = await drawn([input('ls', { prompt: '~/src/app on main\n❯ ' }), input('ls -l', { prompt: '~/src/app on main\n❯ ' })], 40);
+    expect(t.lines()).toEqual(['~/src/app on main', '❯ ls -l']);
+    expect(t.cursor()).toEqual({ row: 1, column: 7 });
+  });
+
   it('styled prompts take the columns of their text only', async () => {
     const t = await drawn([input('ls', { prompt: '\x1b[1m[aish:fast]\x1b[22m$ ' })]);
     expect(t.lines()).toEqual(['[aish:fast]$ ls']);

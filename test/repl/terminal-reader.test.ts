@@ -242,6 +242,49 @@ describe('keys', () => {
   });
 });
 
+describe("the model's suggestions", () => {
+  it('come after the idle time, in their own style, and Right takes them', async () => {
+    const asked: string[] = [];
+    const h = harness({ color: true, suggestModel: { idleMs: 30, ask: async (line) => (asked.push(line), line === 'git lo' ? 'g --oneline' : null) } });
+    const line = h.reader.read('> ');
+    await h.type('git lo');
+    expect(h.term.lines()).toEqual(['> git lo']);
+    await new Promise((r) => setTimeout(r, 80));
+    await h.type('');
+    expect(asked).toEqual(['git lo']);
+    expect(h.term.lines()).toEqual(['> git log --oneline']);
+    expect(h.term.term.buffer.active.getLine(0)!.getCell(9)!.isItalic()).toBeTruthy();
+    await h.type('\x1b[C\r');
+    expect(await line).toBe('git log --oneline');
+  });
+
+  it('the next key cancels the request in flight, and a key before the idle time asks nothing', async () => {
+    const signals: AbortSignal[] = [];
+    const h = harness({ color: true, suggestModel: { idleMs: 30, ask: (_line, signal) => (signals.push(signal), new Promise(() => {})) } });
+    void h.reader.read('> ');
+    await h.type('ab');
+    await h.type('c');
+    expect(signals).toHaveLength(0);
+    await new Promise((r) => setTimeout(r, 60));
+    expect(signals).toHaveLength(1);
+    await h.type('d');
+    expect(signals[0]!.aborted).toBe(true);
+  });
+
+  it('none while history has one, nor without colour', async () => {
+    const asked: string[] = [];
+    const ask = async (line: string) => (asked.push(line), 'x');
+    const h = harness({ color: true, history: ['git status'], suggestModel: { idleMs: 10, ask } });
+    void h.reader.read('> ');
+    await h.type('git st');
+    const plain = harness({ color: false, suggestModel: { idleMs: 10, ask } });
+    void plain.reader.read('> ');
+    await plain.type('zzz');
+    await new Promise((r) => setTimeout(r, 40));
+    expect(asked).toEqual([]);
+  });
+});
+
 describe('history', () => {
   it('a line is kept, newest first, once; a leading space keeps it out', async () => {
     const h = harness({ history: ['ls'] });
