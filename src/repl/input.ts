@@ -117,7 +117,16 @@ export class ReplInput {
 
   /** aish was stopped and continued: the terminal is set up again for the line being typed. */
   continued(): void {
-    this.#terminal?.continued();
+    if (this.#terminal) {
+      this.#terminal.continued();
+      return;
+    }
+    // Before the line reader is open the first prompt's keys wait in raw mode (front.ts): taken
+    // back as the reader does (libuv would skip setting a mode it thinks is set).
+    if (this.#io.isTTY && !this.#ended) {
+      this.#io.input.setRawMode?.(false);
+      this.#io.input.setRawMode?.(true);
+    }
   }
 
   /** Whether the last line read was entered with Alt-Enter (to go the other way than its route). */

@@ -671,8 +671,13 @@ export class TerminalLineReader implements LineReader {
 
   /** After aish was stopped and continued (SIGCONT): the terminal is set up again and the line drawn. */
   continued(): void {
-    if (this.#closed || !this.#reading) return;
-    this.#setRaw(true);
+    if (this.#closed) return;
+    // libuv keeps the mode it set and would skip setting raw mode again: the terminal's settings
+    // changed behind its back (a job-control shell put them back to cooked), so off, then on.
+    const raw = this.#raw;
+    this.#setRaw(false);
+    if (raw) this.#setRaw(true);
+    if (!this.#reading) return;
     this.#io.output.write(BRACKETED_PASTE_ON);
     this.#view.forget();
     this.refresh();
@@ -690,7 +695,11 @@ export class TerminalLineReader implements LineReader {
     this.#finish(null);
   }
 
+  /** Whether aish has the terminal in raw mode (a line is read, or keys go to a command). */
+  #raw = false;
+
   #setRaw(on: boolean): void {
+    this.#raw = on;
     this.#io.input.setRawMode?.(on);
   }
 }

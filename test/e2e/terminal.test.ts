@@ -1,5 +1,7 @@
 // The terminal experience as a person sees it: paste, escape sequences from the model, typeahead.
 
+import { execFileSync } from 'node:child_process';
+import { readlinkSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loopbackHome } from '../support/loopback-home.js';
 import { textReply } from '../support/model-server.js';
@@ -91,5 +93,39 @@ describe('on a terminal', () => {
     expect(screen).not.toMatch(/command not found|not found/);
     t.write(KEY.ctrlD);
     expect(await t.exited).toMatchObject({ exitCode: 0 });
+  });
+
+  it('Ctrl-Z at the idle prompt does nothing: aish is not stopped, and the line stays', async () => {
+    const t = lb.pty();
+    await t.waitFor(PROMPT);
+    t.write('echo still');
+    t.write('\x1a');
+    t.write('-here\r');
+    await t.waitFor(/╭─ echo still-here[^\n]*\nstill-here\n╰─ exit 0/);
+  });
+
+  it('stopped from outside and continued, aish takes the terminal back: its keys work again', async () => {
+    const t = lb.pty();
+    await t.waitFor(PROMPT);
+    // The line editor has the keys (not the first prompt, drawn before aish has loaded).
+    t.write('x');
+    await t.waitFor('[aish:fast]? x');
+    t.write('\x15');
+    const tty = readlinkSync(`/proc/${t.pid}/fd/0`);
+    // aish leads its own session here, so the kernel drops a SIGTSTP (an orphaned process group
+    // is never stopped): what matters is what a job-control shell does meanwhile, putting the
+    // terminal back to cooked mode, and the SIGCONT after it.
+    process.kill(t.pid, 'SIGTSTP');
+    execFileSync('stty', ['-F', tty, 'sane']);
+    const mark = t.mark();
+    process.kill(t.pid, 'SIGCONT');
+    // The line is drawn again once aish has the terminal back.
+    await t.waitFor(PROMPT, { from: mark });
+    // In raw mode each key reaches the line editor, which draws the line with its route sign;
+    // cooked, the terminal would hold the keys until Enter and echo them itself.
+    t.write('echo back');
+    await t.waitFor('[aish:fast]$ echo back', { from: mark });
+    t.write('\r');
+    await t.waitFor(/╭─ echo back[^\n]*\nback\n╰─ exit 0/, { from: mark });
   });
 });
