@@ -1,6 +1,6 @@
 // Suggestions from a model (`suggest.model`) in the built program on a terminal: a pause asks the
 // loopback model, the rest of the line appears dim and italic, Right takes it, `:cost` counts the
-// request as `suggest`; a line holding a secret is never sent; off by default.
+// request as `suggest`; a line holding a secret is never sent; a failure is said once; off by default.
 
 import { describe, expect, it } from 'vitest';
 import { loopbackHome } from '../support/loopback-home.js';
@@ -57,6 +57,26 @@ describe('suggestions from a model', () => {
     const cost = await t.waitFor(/^suggest +1 /m, { from: before });
     expect(cost).toMatch(/^fast +1 /m);
     expect(lb.server.requests).toHaveLength(1);
+  });
+
+  it('a failed request is said once, when the line is entered, not in the middle of it', async () => {
+    lb.home.writeConfig({ models: { fast: { endpoint: lb.server.url, model: 'm' } }, suggest: { model: 'fast', idle_ms: IDLE_MS } });
+    // No scripted response: the server answers 500.
+    const t = lb.pty();
+    await t.waitFor(PROMPT);
+    t.write('echo one');
+    await lb.server.waitForRequests(1);
+    await noAskWait();
+    expect(t.text).not.toContain('suggestions from fast failed');
+    t.write(KEY.enter);
+    await t.waitFor(/suggestions from fast failed \(transport: HTTP 500.*\); not said again this session\n╭─ echo one/);
+    await t.waitFor(/╰─ exit 0/);
+    t.write('echo two');
+    await lb.server.waitForRequests(2);
+    const mark = t.mark();
+    t.write(KEY.enter);
+    await t.waitFor(/╰─ exit 0/, { from: mark });
+    expect(t.text.match(/suggestions from fast failed/g)).toHaveLength(1);
   });
 
   it('are off by default: a pause asks nothing', async () => {
