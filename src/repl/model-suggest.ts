@@ -37,9 +37,11 @@ export interface ModelSuggestParts {
 export function modelSuggester(parts: ModelSuggestParts): (line: string, signal: AbortSignal) => Promise<string | null> {
   let warned = false;
   return async (line, signal) => {
-    if (!worthAsking(line) || looksSecret(line, parts.redact)) return null;
+    if (!worthAsking(line)) return null;
     const name = parts.model();
     try {
+      // A redactor that cannot load its rules throws: then nothing is sent either.
+      if (looksSecret(line, parts.redact)) return null;
       const reply = await parts.askOnce(name, suggestMessages(line, parts.place()), {
         maxTokens: Math.min(512, Math.ceil(line.length / 2) + 64),
         timeoutMs: SUGGEST_TIMEOUT_MS,

@@ -66,6 +66,15 @@ describe('lines that are never sent', () => {
     expect(await s.ask(line, signal())).toBeNull();
     expect(s.asked).toEqual([]);
   });
+  it('a line the redactor could not check (its rules did not load)', async () => {
+    const s = suggester(async () => 'ls -la', {
+      redact: () => {
+        throw new Error('secret rules not loaded');
+      },
+    });
+    expect(await s.ask('ls', signal())).toBeNull();
+    expect(s.asked).toEqual([]);
+  });
 });
 
 describe('the request', () => {
