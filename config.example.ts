@@ -167,6 +167,14 @@ export default defineConfig({
     show_stats: false, // one line of tokens, tool calls and time after each model reply
   },
 
+  // Suggestions from a model for the line you are typing, shown after it in dim italics once you
+  // stop typing for idle_ms (Right, End or C-f takes one; the next key cancels the request).
+  // Never asked for a line that looks secret; counted in :cost as `suggest`.
+  suggest: {
+    model: false, // true: the preset your lines go to (:model); or a preset's name, e.g. 'fast'
+    idle_ms: 400, // the pause before asking, from 50 to 10000
+  },
+
   // Rules for the model's CMD: lines, matched against each command of a compound line (`a && b`
   // is two commands), both as written and unwrapped (`sudo curl x` is also `curl x`, `bash -c '…'`
   // and `$(…)` are commands of their own). A pattern matches the whole command; `*` after a space

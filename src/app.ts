@@ -35,6 +35,7 @@ import { shellEditor } from './repl/editor.js';
 import { ReplInput } from './repl/input.js';
 import { echoComposed } from './repl/line-reader.js';
 import { lineCompleter } from './repl/line-completion.js';
+import { modelSuggester } from './repl/model-suggest.js';
 import { runNorrisLine } from './repl/norris-line.js';
 import { promptOf } from './repl/prompt.js';
 import { Repl } from './repl/repl.js';
@@ -99,6 +100,7 @@ export function createApp(opts: AppOptions): Repl {
   });
   const { render, core, mcp, status, shell, undo, norris, sessions } = session;
   const { redact } = secrets;
+  const suggestModel = config.suggest.model;
   const conversation = new Conversation({ config, core, shell, resources: mcp, prepare: (cwd) => undo.prepare(cwd), status, active: session.active });
   const prompt = promptOf({ template: config.shell.prompt, budget: config.context.token_budget, conversation, core, norris, shell, bold: (s) => render.style.bold(s) });
   const edit = shellEditor(shell, render, (err) => describeError(err, env));
@@ -184,6 +186,21 @@ export function createApp(opts: AppOptions): Repl {
       edit,
       inputrcFile: env.INPUTRC || (env.HOME ? path.join(env.HOME, '.inputrc') : undefined),
       color: render.style.level > 0,
+      ...(io.isTTY && suggestModel !== false
+        ? {
+            suggestModel: {
+              idleMs: config.suggest.idle_ms,
+              ask: modelSuggester({
+                model: () => (suggestModel === true ? conversation.activeModel : suggestModel),
+                askOnce: (name, messages, limits) => core.askOnce(name, messages, limits),
+                redact,
+                place: () => ({ cwd: shell.cwd, shell: shell.routeContext().shell }),
+                // Held while the person types, like a server's log line: nothing lands in the line.
+                notice: (message) => (session.background ? session.background.push(message) : status(message)),
+              }),
+            },
+          }
+        : {}),
     },
     commands,
     conversation,

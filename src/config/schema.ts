@@ -21,6 +21,8 @@ const httpUrl = v.pipe(v.string(URL_MESSAGE), v.check(isHttpUrl, URL_MESSAGE));
 const nonEmpty = (message = 'expected a non-empty string') => v.pipe(v.string(), v.minLength(1, message));
 const positiveInt = v.pipe(v.number('expected a number'), v.integer('expected a whole number'), v.gtValue(0, 'expected a number > 0'));
 const nonNegative = v.pipe(v.number(), v.minValue(0, 'expected a number >= 0'));
+const wholeBetween = (min: number, max: number) =>
+  v.pipe(v.number('expected a number'), v.integer('expected a whole number'), v.minValue(min, `expected a number from ${min} to ${max}`), v.maxValue(max, `expected a number from ${min} to ${max}`));
 const stringList = v.array(nonEmpty(), 'expected a list of strings');
 const optional = v.optional;
 /**
@@ -219,6 +221,13 @@ export const rawConfigSchema = strict({
   ui: section({
     show_stats: optional(v.boolean(), false),
   }),
+  // Suggestions from a model after a pause in typing (docs/usage.md "The line editor").
+  suggest: section({
+    // false: none; true: the preset lines go to (`:model`); a name: that preset.
+    model: optional(v.union([v.boolean(), nonEmpty()], 'expected true, false or a preset name'), false),
+    // How long no key is pressed before the model is asked.
+    idle_ms: optional(wholeBetween(50, 10_000), 400),
+  }),
   permissions: section({
     allow: optional(stringList, []),
     confirm: optional(stringList, []),
@@ -317,6 +326,7 @@ export function resolveConfig(
   mustBePreset('default_model', defaultModel);
   mustBePreset('context.summarizer_model', raw.context.summarizer_model);
   mustBePreset('routing.fallback_model', raw.routing.fallback_model);
+  if (typeof raw.suggest.model === 'string') mustBePreset('suggest.model', raw.suggest.model);
   for (const [cls, preset] of Object.entries(raw.routing.classes ?? {})) mustBePreset(`routing.classes.${cls}`, preset);
   if (issues.length > 0) return { ok: false, issues };
   // Seed 002's defaults, each only when the preset it names exists.

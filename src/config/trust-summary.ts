@@ -94,6 +94,10 @@ export function configEffects(data: unknown): ConfigEffect[] {
     } else if (section === 'routing' && isRecord(value) && value.cloud_fallback === true) {
       add('sends', 'questions go to the fallback preset when the local one fails (routing.cloud_fallback)');
       for (const key of keysOf(value)) if (key !== 'cloud_fallback') others.push(`routing.${key}`);
+    } else if (section === 'suggest' && isRecord(value) && value.model !== undefined && value.model !== false) {
+      const preset = typeof value.model === 'string' ? `preset "${value.model}"` : 'preset your lines go to';
+      add('sends', `the line you are typing, at each pause, to the ${preset} for a suggestion (suggest.model)`);
+      for (const key of keysOf(value)) if (key !== 'model') others.push(`suggest.${key}`);
     } else if (isRecord(value) && Object.keys(value).length > 0) {
       for (const key of Object.keys(value)) others.push(`${section}.${key}`);
     } else others.push(section);

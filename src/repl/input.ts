@@ -13,7 +13,7 @@ import type { KeyQuestion } from '../safety/confirm.js';
 import type { BackgroundLines } from './background-lines.js';
 import { appendInputHistory, loadInputHistory } from './input-history.js';
 import { PipedLineReader, type Completer, type LineReader } from './line-reader.js';
-import { TerminalLineReader, type RouteSign } from './terminal-reader.js';
+import { TerminalLineReader, type RouteSign, type TerminalReaderOptions } from './terminal-reader.js';
 import { parseInputrc } from '../line/inputrc.js';
 import { readSmallFile } from '../undo/tree.js';
 
@@ -41,6 +41,8 @@ export interface ReaderSetup {
   inputrcFile?: string | undefined;
   /** Colour on (the suggestion is dimmed). */
   color?: boolean;
+  /** Suggestions from a model after a pause in typing (`suggest.model`); undefined asks none. */
+  suggestModel?: TerminalReaderOptions['suggestModel'];
 }
 
 export class ReplInput {
@@ -106,6 +108,7 @@ export class ReplInput {
       mode: () => setup.mode?.() ?? inputrc.editingMode ?? 'emacs',
       bell: inputrc.bellStyle ?? 'audible',
       ...(setup.color !== undefined ? { color: setup.color } : {}),
+      ...(setup.suggestModel ? { suggestModel: setup.suggestModel } : {}),
     });
     if (this.#ended) this.#reader.close();
   }

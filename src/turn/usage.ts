@@ -1,6 +1,6 @@
 // Token usage and cost per preset and per purpose for `:cost` and the stats line. Every request
 // is counted, the conversation's and the short questions outside it (summaries, memory, Norris's
-// second opinion, a server's sampling): presetModels (model-client.ts) counts each one it makes.
+// second opinion, a server's sampling, the line editor's suggestions): presetModels (model-client.ts) counts each one it makes.
 // Figures are the server's own when it reports usage, else estimated from the characters sent and
 // received (chars / 4) and marked `~`. Prices come from `models.<name>.price_in|price_out` per
 // million tokens.
@@ -16,8 +16,8 @@ export interface PresetUsage {
   estimated: boolean;
 }
 
-/** What a request was for. */
-export type UsagePurpose = 'chat' | 'summary' | 'memory' | 'second-opinion' | 'sampling';
+/** What a request was for (`suggest`: the line editor's suggestions, suggest.model). */
+export type UsagePurpose = 'chat' | 'summary' | 'memory' | 'second-opinion' | 'sampling' | 'suggest';
 
 export class UsageLedger {
   readonly #byPreset = new Map<string, PresetUsage>();

@@ -139,6 +139,18 @@ describe("the original's config shapes and seed 002's defaults", () => {
     expect(resolve({ models: presets('fast', 'big'), default_model: 'big' }).context.summarizer_model).toBe('fast');
     expect(resolve({ models: presets('small', 'big'), default_model: 'big' }).context.summarizer_model).toBe('big');
   });
+
+  it('suggest.model is off by default; true, or a preset that exists, turns it on; idle_ms is bounded', () => {
+    expect(resolve({ models: presets('fast') }).suggest).toEqual({ model: false, idle_ms: 400 });
+    expect(resolve({ models: presets('fast', 'small'), suggest: { model: 'small', idle_ms: 150 } }).suggest).toEqual({ model: 'small', idle_ms: 150 });
+    const issues = (data: unknown) => {
+      const r = resolveConfig(data, builtins);
+      return r.ok ? [] : r.issues;
+    };
+    expect(issues({ models: presets('fast'), suggest: { model: 'nope' } })).toEqual([{ path: 'suggest.model', message: 'no preset named "nope" (presets: fast)' }]);
+    expect(issues({ suggest: { idle_ms: 10 } })).toEqual([{ path: 'suggest.idle_ms', message: 'expected a number from 50 to 10000' }]);
+    expect(issues({ suggest: { model: 3 } })).toEqual([{ path: 'suggest.model', message: 'expected true, false or a preset name' }]);
+  });
 });
 
 describe('the messages of every kind of problem', () => {

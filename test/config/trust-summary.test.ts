@@ -27,6 +27,8 @@ describe('configEffects', () => {
       ],
     ],
     ['norris, history.dir, cloud fallback, the rest', { norris: { max_steps: 99 }, history: { dir: '/tmp/h' }, routing: { cloud_fallback: true, auto: true }, context: { max_turns: 3 }, default_model: 'x' }, ['sends: sessions and memory are written to /tmp/h', 'sends: questions go to the fallback preset when the local one fails (routing.cloud_fallback)', 'loosens: Norris (the autonomous mode): norris.max_steps = 99', 'sets: routing.auto, context.max_turns, default_model']],
+    ['suggestions from a model', { suggest: { model: 'fast', idle_ms: 100 } }, ['sends: the line you are typing, at each pause, to the preset "fast" for a suggestion (suggest.model)', 'sets: suggest.idle_ms']],
+    ['suggestions left off', { suggest: { model: false } }, ['sets: suggest.model']],
   ])('%s', (_label, data, expected) => {
     expect(kinds(configEffects(data))).toEqual(expected);
   });
