@@ -118,6 +118,11 @@ export class ReplInput {
     this.#terminal?.refresh();
   }
 
+  /** The shell's editing mode may have changed: the line being typed follows it. */
+  modeChanged(): void {
+    this.#terminal?.modeChanged();
+  }
+
   /** aish was stopped and continued: the terminal is set up again for the line being typed. */
   continued(): void {
     if (this.#terminal) {

@@ -97,7 +97,7 @@ export class Repl {
     try {
       if (this.#parts.resume !== undefined) await this.#resumeAtStart(this.#parts.resume);
       for (;;) {
-        if (io.isTTY) void shell.editingMode().then((mode) => (this.#mode = mode ?? this.#mode));
+        if (io.isTTY) void this.#askMode();
         const line = await input.nextLine(this.#parts.prompt, async (typed) => (await this.route(typed)).kind === 'ai');
         if (line === null) break;
         await this.handleLine(line, input.flipped);
@@ -133,6 +133,14 @@ export class Repl {
       return;
     }
     if (!this.#parts.io.isTTY) this.#parts.input.quit(130);
+  }
+
+  /** The editing mode the session's shell is in (`set -o vi`, `bindkey -v`): the line being typed follows it. */
+  async #askMode(): Promise<void> {
+    const mode = await this.#parts.shell.editingMode();
+    if (!mode || mode === this.#mode) return;
+    this.#mode = mode;
+    this.#parts.input.modeChanged();
   }
 
   /** aish was stopped (SIGTSTP from outside) and continued: the terminal is taken back. */

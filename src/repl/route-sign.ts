@@ -8,6 +8,9 @@ import type { Config } from '../config/schema.js';
 import { asksShell, classify, type Route, type RouteContext, type WordKind } from '../line-router.js';
 import type { RouteSign } from './terminal-reader.js';
 
+/** How long a question about a word waits for a shell still starting. */
+const WAIT_FOR_START_MS = 10_000;
+
 /** The prompt's last sign for each route: what Enter would do with the line as it stands. */
 const SIGNS: Record<Route['kind'], RouteSign> = { blank: '>', shell: '$', ai: '?', meta: ':' };
 
@@ -36,7 +39,8 @@ export class RouteSigns {
     const kind = this.shell.knownKind(word);
     if (kind === undefined && !this.#asking.has(word)) {
       this.#asking.add(word);
-      void this.shell.wordKind(word, 0).then((answer) => {
+      // A shell still starting is waited for: the answer comes when it can, and the line is drawn again.
+      void this.shell.wordKind(word, WAIT_FOR_START_MS).then((answer) => {
         this.#asking.delete(word);
         if (answer !== undefined) this.refresh();
       });

@@ -402,6 +402,18 @@ export class TerminalLineReader implements LineReader {
     this.#leave();
   }
 
+  /**
+   * The shell's editing mode may have changed (`set -o vi` ran, or the shell said so only now):
+   * the line being typed takes it at once.
+   */
+  modeChanged(): void {
+    const mode = this.#opts.mode?.();
+    if (!mode || !this.#reading || this.#reading.asking) return;
+    const now = this.#state.mode === 'emacs' ? 'emacs' : 'vi';
+    if (mode === now) return;
+    this.#state = { ...this.#state, mode: mode === 'vi' ? 'vi-insert' : 'emacs' };
+  }
+
   /** Draws the line again (an answer about the route came, the terminal was resized or continued). */
   refresh(): void {
     this.#dirty = true;

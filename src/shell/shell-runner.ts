@@ -166,13 +166,14 @@ export class ShellRunner {
 
   /**
    * The editing mode the person chose in their shell (`set -o vi`, `editing-mode vi` in
-   * ~/.inputrc, zsh's `bindkey -v`), asked of an idle session and kept until a command may have
-   * changed it; undefined when there is no session to ask.
+   * ~/.inputrc, zsh's `bindkey -v`), asked of the session once it is idle and kept until a
+   * command may have changed it; undefined when there is no session to ask.
    */
   async editingMode(): Promise<'vi' | 'emacs' | undefined> {
     if (this.#keys) return this.#keys;
     const session = this.#session;
-    if (!session?.alive) return undefined;
+    if (!session) return undefined;
+    // A shell still starting is waited for (query does): its rc file may say `bindkey -v`.
     const answer = (await session.query('keys', '', 1000))?.split(' ') ?? [];
     const mode = answer[0];
     if (mode !== 'vi' && mode !== 'emacs') return undefined;
