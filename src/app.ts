@@ -32,7 +32,7 @@ import { createTurnView } from './render/turn-view.js';
 import { bannerText } from './repl/banner.js';
 import { Conversation } from './repl/conversation.js';
 import { shellEditor } from './repl/editor.js';
-import { ReplInput } from './repl/input.js';
+import { loadInputrc, ReplInput } from './repl/input.js';
 import { echoComposed } from './repl/line-reader.js';
 import { lineCompleter } from './repl/line-completion.js';
 import { modelSuggester } from './repl/model-suggest.js';
@@ -170,6 +170,9 @@ export function createApp(opts: AppOptions): Repl {
     ...bind(trustCommands({ storeFile: trustFileOf(opts.stateDir), askKey }), { ...say, shell }),
   );
 
+  // readline's init file: the editing mode before the shell says, the bell, completion's case.
+  const inputrc = loadInputrc(env);
+
   return new Repl({
     io,
     config,
@@ -182,9 +185,9 @@ export function createApp(opts: AppOptions): Repl {
       redact,
       status,
       ...(session.background ? { background: session.background } : {}),
-      completer: lineCompleter({ config, commands, mcp, shell }),
+      completer: lineCompleter({ config, commands, mcp, shell, ignoreCase: inputrc.completionIgnoreCase ?? false }),
       edit,
-      inputrcFile: env.INPUTRC || (env.HOME ? path.join(env.HOME, '.inputrc') : undefined),
+      inputrc,
       color: render.style.level > 0,
       ...(io.isTTY && suggestModel !== false
         ? {

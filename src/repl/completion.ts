@@ -13,6 +13,13 @@ export interface ShellCompletionContext {
   cwd: string;
   env: Record<string, string | undefined>;
   knownCommands: readonly string[];
+  /** ~/.inputrc's `completion-ignore-case`: `readme` completes to `README.md`. */
+  ignoreCase?: boolean;
+}
+
+/** Whether `name` starts with `prefix`, in any case when `ignoreCase`. */
+function startsWith(name: string, prefix: string, ignoreCase: boolean | undefined): boolean {
+  return ignoreCase ? name.toLowerCase().startsWith(prefix.toLowerCase()) : name.startsWith(prefix);
 }
 
 // eslint-disable-next-line no-control-regex
@@ -81,7 +88,7 @@ export class ShellCompleter {
     const isFirstWord = body.slice(0, wordStart).trim() === '' || /(?:\||&&|;)\s*$/.test(body.slice(0, wordStart));
     if (isFirstWord && !word.includes('/') && !word.startsWith('~') && !word.startsWith('.')) {
       const names = new Set([...ctx.knownCommands, ...this.#executables(ctx.env.PATH ?? '')]);
-      return [[...names].filter((n) => n.startsWith(word) && isPrintable(n)).sort(), word];
+      return [[...names].filter((n) => startsWith(n, word, ctx.ignoreCase) && isPrintable(n)).sort(), word];
     }
     return [completePath(word, ctx), word];
   }
@@ -106,7 +113,7 @@ export class ShellCompleter {
 }
 
 /** File-name candidates for `word` (as typed), keeping what was typed before the last `/`. */
-export function completePath(word: string, ctx: Pick<ShellCompletionContext, 'cwd' | 'env'>): string[] {
+export function completePath(word: string, ctx: Pick<ShellCompletionContext, 'cwd' | 'env' | 'ignoreCase'>): string[] {
   const home = ctx.env.HOME ?? '';
   const slash = word.lastIndexOf('/');
   const typedDir = slash === -1 ? '' : word.slice(0, slash + 1);
@@ -121,7 +128,7 @@ export function completePath(word: string, ctx: Pick<ShellCompletionContext, 'cw
   }
   const showHidden = prefix.startsWith('.');
   return entries
-    .filter((name) => name.startsWith(prefix) && (showHidden || !name.startsWith('.')) && isPrintable(name))
+    .filter((name) => startsWith(name, prefix, ctx.ignoreCase) && (showHidden || !name.startsWith('.')) && isPrintable(name))
     .sort()
     .map((name) => {
       const full = path.join(dir, name);

@@ -14,8 +14,15 @@ import type { BackgroundLines } from './background-lines.js';
 import { appendInputHistory, loadInputHistory } from './input-history.js';
 import { PipedLineReader, type Completer, type LineReader } from './line-reader.js';
 import { TerminalLineReader, type RouteSign, type TerminalReaderOptions } from './terminal-reader.js';
-import { parseInputrc } from '../line/inputrc.js';
+import path from 'node:path';
+import { parseInputrc, type InputrcSettings } from '../line/inputrc.js';
 import { readSmallFile } from '../undo/tree.js';
+
+/** readline's init file as aish honours it: `$INPUTRC`, else ~/.inputrc; none is empty. */
+export function loadInputrc(env: Record<string, string | undefined>): InputrcSettings {
+  const file = env.INPUTRC || (env.HOME ? path.join(env.HOME, '.inputrc') : undefined);
+  return parseInputrc((file && readSmallFile(file)) || '');
+}
 
 export interface ReaderSetup {
   /** The input history file; undefined keeps no input history. */
@@ -37,8 +44,8 @@ export interface ReaderSetup {
   incomplete?: (text: string) => Promise<boolean>;
   /** The editing mode the session's shell is in, for the next line; undefined: ~/.inputrc's, else emacs. */
   mode?: () => 'emacs' | 'vi' | undefined;
-  /** readline's init file (`$INPUTRC`, else ~/.inputrc): its editing-mode, completion-ignore-case and bell-style. */
-  inputrcFile?: string | undefined;
+  /** What readline's init file says (`$INPUTRC`, else ~/.inputrc): editing-mode and bell-style here. */
+  inputrc?: InputrcSettings;
   /** Colour on (the suggestion is dimmed). */
   color?: boolean;
   /** Suggestions from a model after a pause in typing (`suggest.model`); undefined asks none. */
@@ -83,7 +90,7 @@ export class ReplInput {
         this.#status(`input history not loaded: ${errorMessage(err)}`);
       }
     }
-    const inputrc = parseInputrc((setup.inputrcFile && readSmallFile(setup.inputrcFile)) || '');
+    const inputrc = setup.inputrc ?? {};
     this.#reader = this.#terminal = new TerminalLineReader(this.#io, {
       history,
       historySize: size,

@@ -17,6 +17,8 @@ export interface LineCompletionParts {
   commands: readonly BoundCommand[];
   mcp: Pick<McpRegistry, 'connected'>;
   shell: Pick<ShellRunner, 'cwd' | 'env' | 'wordKind' | 'knownKind' | 'complete' | 'routeContext'>;
+  /** ~/.inputrc's `completion-ignore-case`, for what aish completes by itself. */
+  ignoreCase?: boolean;
 }
 
 /** The prompt's Tab. */
@@ -56,7 +58,7 @@ export function lineCompleter(parts: LineCompletionParts): Completer {
     const answer = await shell.complete(body);
     const fromShell = answer && shellCandidates(answer, line);
     if (fromShell) return fromShell;
-    return completer.complete(line, { cwd: shell.cwd, env: shell.env, knownCommands: config.shell.known_commands });
+    return completer.complete(line, { cwd: shell.cwd, env: shell.env, knownCommands: config.shell.known_commands, ignoreCase: parts.ignoreCase ?? false });
   };
 
   return (line) => {

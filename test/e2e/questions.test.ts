@@ -163,12 +163,13 @@ describe('a config error', () => {
     expect(t.text).toContain('^[]0;pwned^G^[[2J: unknown key');
   });
 
-  it('cuts a 5 MB value it quotes', async () => {
-    const t = await failing({ models: { fast: { endpoint: server.url, model: 'm' } }, default_model: `\x1b[2J${'x'.repeat(5_000_000)}` });
+  // A config file is read up to 1 MiB (docs/security.md): the largest value it can quote is just under.
+  it('cuts a 1 MB value it quotes', async () => {
+    const t = await failing({ models: { fast: { endpoint: server.url, model: 'm' } }, default_model: `\x1b[2J${'x'.repeat(1_000_000)}` });
     expect(t.raw).not.toContain('\x1b[2J');
     const cut = /default_model: no preset named "\^\[\[2Jx+\[… (\d+) more chars\]/.exec(t.text);
     expect(cut, t.text.slice(0, 300)).not.toBeNull();
-    expect(Number(cut![1])).toBeGreaterThan(4_999_000);
+    expect(Number(cut![1])).toBeGreaterThan(999_000);
     expect(t.raw.length).toBeLessThan(5000);
   });
 });

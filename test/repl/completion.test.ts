@@ -39,6 +39,14 @@ describe('shell completion', () => {
     expect(new ShellCompleter().complete(line, ctx())).toEqual([hits, replaced]);
   });
 
+  it('with completion-ignore-case, any case completes', () => {
+    const dir = path.join(root, 'cased');
+    mkdirSync(dir);
+    writeFileSync(path.join(dir, 'README.md'), '');
+    expect(completePath('cased/readme', ctx())).toEqual([]);
+    expect(completePath('cased/readme', { ...ctx(), ignoreCase: true })).toEqual(['cased/README.md']);
+  });
+
   it('hides dotfiles unless asked for', () => {
     expect(completePath('', ctx())).not.toContain('.hidden');
   });
