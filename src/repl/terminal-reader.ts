@@ -109,6 +109,7 @@ export class TerminalLineReader implements LineReader {
   #modelSuggestion: { for: string; rest: string } | null = null;
   #modelAsk: { timer: NodeJS.Timeout | null; controller: AbortController } | null = null;
   readonly #onKeypress: (s: string | undefined, key: KeyName | undefined) => void;
+  readonly #stopResize: (() => void) | null;
 
   constructor(io: Io, opts: TerminalReaderOptions) {
     this.#io = io;
@@ -119,6 +120,8 @@ export class TerminalLineReader implements LineReader {
     this.#onKeypress = (s, key) => this.#keypress(s, key ?? { sequence: s, name: s });
     io.input.on('keypress', this.#onKeypress);
     io.input.on('end', () => this.close());
+    // A new width wraps the line otherwise: it is drawn again for it.
+    this.#stopResize = io.onResize?.(() => this.refresh()) ?? null;
   }
 
   // ---- keys ----
@@ -628,10 +631,12 @@ export class TerminalLineReader implements LineReader {
     this.#startListening();
     return () => {
       this.#listener = null;
-      if (this.#reading && !this.#reading.asking) {
+      const reading = this.#reading;
+      if (reading && !reading.asking) {
         // The line typed during the work stays, for the next prompt.
-        this.#view.erase();
+        this.#io.output.write(this.#view.erase());
         this.#reading = null;
+        reading.resolve(null);
       }
       this.suspend();
     };
@@ -698,6 +703,7 @@ export class TerminalLineReader implements LineReader {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#stopResize?.();
     this.#scheduleModelSuggestion(false);
     this.#io.output.write(BRACKETED_PASTE_OFF);
     this.#io.input.removeListener('keypress', this.#onKeypress);
