@@ -166,7 +166,7 @@ export function buildSession(opts: SessionOptions): Session {
   const render = new Renderer(io, createStyle(colorLevel(env, io.isTTY)), redact);
   const status = (message: string) => render.status(message);
   const view = opts.view(render);
-  const models = presetModels(config, env, redact);
+  const models = presetModels(config, env, redact, status);
   const active: ActiveModel = { name: opts.model };
   const pending = new PendingOutput();
   const memory = MemoryStore.open(opts.historyDir, { redact });

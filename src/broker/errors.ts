@@ -177,3 +177,28 @@ export function isFallbackEligible(err: unknown): boolean {
   if (!Number.isNaN(status)) return false;
   return FALLBACK_DETAILS.test(detail);
 }
+
+/**
+ * What servers answer when the model behind them takes no `tools`: Ollama with a model without tool
+ * support (400 `… does not support tools`), llama.cpp started without `--jinja` (500 `tools param
+ * requires --jinja flag`), vLLM without `--enable-auto-tool-choice` (400 `"auto" tool choice
+ * requires --enable-auto-tool-choice and --tool-call-parser to be set`), LM Studio refusing the
+ * tool choice that goes with them (400 `Invalid tool_choice type: 'object'. Supported string
+ * values: none, auto, required`), and the wording of other servers (`… does not support tool
+ * use`, `tools are not supported`).
+ */
+const TOOLS_REFUSED = [
+  /does not support tools/i,
+  /tools param requires --jinja/i,
+  /tool choice requires --enable-auto-tool-choice/i,
+  /does not support (tool|function)[ _-]?(use|calling|calls)/i,
+  /\btools? (are|is) not supported/i,
+  /Invalid tool_choice type/i,
+];
+
+/** Whether a failed request was refused for carrying `tools`, before any of a reply came. */
+export function refusesTools(err: unknown): boolean {
+  if (!(err instanceof BrokerError) || err.receivedDelta) return false;
+  if (err.status !== 400 && err.status !== 422 && err.status !== 500) return false;
+  return TOOLS_REFUSED.some((re) => re.test(err.message));
+}

@@ -3,7 +3,7 @@
 // the preset a session starts on.
 
 import { askOnceResult } from '../broker/ask-once.js';
-import { BrokerError } from '../broker/errors.js';
+import { BrokerError, refusesTools } from '../broker/errors.js';
 import { chatStream } from '../broker/stream.js';
 import type { ChatMessage, ModelClient } from '../broker/types.js';
 import type { Config } from '../config/schema.js';
@@ -30,14 +30,17 @@ export interface ModelAccess {
   readonly usage: UsageLedger;
 }
 
-/** The presets of `config`, through the broker; every body sent passes `redact`, every request is counted. */
-export function presetModels(config: Config, env: Record<string, string | undefined>, redact: (text: string) => string): ModelAccess {
+/**
+ * The presets of `config`, through the broker; every body sent passes `redact`, every request is
+ * counted. `status` says once that a preset's model takes no tools.
+ */
+export function presetModels(config: Config, env: Record<string, string | undefined>, redact: (text: string) => string, status: (message: string) => void = () => {}): ModelAccess {
   // Presets whose server refused `stream_options` (a 400 naming it), remembered for the session.
-  const noStreamOptions = new Set<string>();
+  const refused: Refusals = { streamOptions: new Set<string>(), tools: new Set<string>(), status };
   const usage = new UsageLedger(config);
   return {
     usage,
-    client: (name) => usage.counting(presetClient(config, env, name, redact, noStreamOptions)),
+    client: (name) => usage.counting(presetClient(config, env, name, redact, refused)),
     askOnce: async (name, messages, { purpose, ...limits }) => {
       const model = config.models[name];
       if (!model) throw new UsageError(`no preset named "${name}"`);
@@ -52,32 +55,64 @@ export function presetModels(config: Config, env: Record<string, string | undefi
   };
 }
 
+/** What presets' servers refused this session, so they are not asked for it again. */
+export interface Refusals {
+  /** `stream_options` (a 400 naming it). */
+  streamOptions: Set<string>;
+  /** `tools` (the model takes none: `refusesTools`). */
+  tools: Set<string>;
+  /** Says once per preset that its model takes no tools. */
+  status: (message: string) => void;
+}
+
 /**
  * The client for preset `name`; throws UsageError for an unknown preset. Token usage is always
  * asked for (`stream_options.include_usage`); a server that refuses the field with a 400 naming it
- * is asked again without it, once, and not asked for it again this session (`refused`).
+ * is asked again without it, once, and not asked for it again this session. A server whose model
+ * takes no tools is asked again without them, said once, and not sent them again this session:
+ * `CMD:` lines still work.
  */
 export function presetClient(
   config: Config,
   env: Record<string, string | undefined>,
   name: string,
   redact: (text: string) => string,
-  refused: Set<string> = new Set(),
+  refused: Refusals = { streamOptions: new Set(), tools: new Set(), status: () => {} },
 ): ModelClient {
   const model = config.models[name];
   if (!model) throw new UsageError(`no preset named "${name}"`);
-  const send = (withUsage: boolean, messages: ChatMessage[], onEvent: Parameters<ModelClient['stream']>[1], opts: Parameters<ModelClient['stream']>[2]) =>
-    chatStream(model, messages, onEvent, { env, redact, maxReplyChars: config.broker.max_reply_chars, ...opts, ...(withUsage ? { extraBody: { stream_options: { include_usage: true } } } : {}) });
+  const send = (messages: ChatMessage[], onEvent: Parameters<ModelClient['stream']>[1], opts: Parameters<ModelClient['stream']>[2]) => {
+    const withUsage = !refused.streamOptions.has(name);
+    const withTools = refused.tools.has(name) ? { tools: [] } : {};
+    return chatStream(model, messages, onEvent, {
+      env,
+      redact,
+      maxReplyChars: config.broker.max_reply_chars,
+      ...opts,
+      ...withTools,
+      ...(withUsage ? { extraBody: { stream_options: { include_usage: true } } } : {}),
+    });
+  };
   return {
     name,
     async stream(messages, onEvent, opts) {
-      if (refused.has(name)) return send(false, messages, onEvent, opts);
-      try {
-        return await send(true, messages, onEvent, opts);
-      } catch (err) {
-        if (!(err instanceof BrokerError) || err.status !== 400 || err.receivedDelta || !/stream_options|include_usage/i.test(err.message)) throw err;
-        refused.add(name);
-        return send(false, messages, onEvent, opts);
+      // Each refusal is learnt once: at most two requests more, then the server's own way.
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await send(messages, onEvent, opts);
+        } catch (err) {
+          if (attempt >= 2 || !(err instanceof BrokerError) || err.receivedDelta) throw err;
+          if (err.status === 400 && /stream_options|include_usage/i.test(err.message) && !refused.streamOptions.has(name)) {
+            refused.streamOptions.add(name);
+            continue;
+          }
+          if ((opts.tools?.length ?? 0) > 0 && !refused.tools.has(name) && refusesTools(err)) {
+            refused.tools.add(name);
+            refused.status(`${name}: the model takes no tools; asking without them`);
+            continue;
+          }
+          throw err;
+        }
       }
     },
   };
