@@ -11,7 +11,7 @@ import { Reason, TimedOut } from './abort.js';
 import { connectClient, DEFAULT_CONNECT_TIMEOUT_MS, type Connected, type McpLogin } from './connect-client.js';
 import { describeMcpFailure, httpStatusOf, McpConnectError, McpLoginNeededError, McpLoginStarted, type FailureContext } from './errors.js';
 import { scrubSecrets } from './failure-text.js';
-import { AishOAuthProvider, LoginNeeded, NoOAuthOffered } from './oauth-provider.js';
+import { AishOAuthProvider, LoginNeeded } from './oauth-provider.js';
 import type { McpConnectOptions } from './session-types.js';
 
 const FALLBACK_STATUSES = new Set([400, 404, 405]);
@@ -107,7 +107,7 @@ export async function connectHttp(alias: string, cfg: McpServerConfig, opts: Mcp
   };
   const fail = (err: unknown, prefix = ''): McpConnectError => {
     if (err instanceof McpConnectError) return err;
-    if (inCauses(err, NoOAuthOffered)) return new McpConnectError(alias, err, NO_OAUTH);
+    if (provider?.offersNoLogin) return new McpConnectError(alias, err, NO_OAUTH);
     if (isLoginNeeded(err) || (httpStatusOf(err) === 401 && !token && opts.oauth && (cfg.oauth || /^\s*bearer\b/i.test(challenge ?? '')))) {
       return new McpLoginNeededError(alias, err);
     }

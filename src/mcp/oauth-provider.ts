@@ -17,16 +17,6 @@ export class LoginNeeded extends Error {
   }
 }
 
-/**
- * Thrown when discovery found no OAuth metadata for a server without an `oauth` config: it wants
- * a token it was not given (a Bearer-only server), and no login could get one.
- */
-export class NoOAuthOffered extends Error {
-  constructor() {
-    super('the server offers no OAuth login');
-  }
-}
-
 /** How an interactive login reaches the person: opens (or prints) the authorization URL. */
 export type OpenUrl = (url: URL) => Promise<void>;
 
@@ -140,6 +130,7 @@ export class AishOAuthProvider implements OAuthClientProvider {
   }
 
   saveClientInformation(client: OAuthClientInformationMixed): void {
+    this.#registered = true;
     // A pre-registered client lives in the config; only the registered ones are kept.
     if (this.#cfg?.client_id) return;
     this.#saved(this.#opts.store.update(this.#opts.serverUrl, { client }));
@@ -169,12 +160,30 @@ export class AishOAuthProvider implements OAuthClientProvider {
 
   /**
    * Called once discovery is done, before a client registers. Neither protected-resource nor
-   * authorization-server metadata, and no `oauth` config: the 401 asked for a plain token, so the
-   * SDK's guess at default endpoints (`/register`, `/authorize`) is not tried.
+   * authorization-server metadata, and no `oauth` config: a 2025-03-26 server has its endpoints at
+   * their default places (`/register`, `/authorize`, `/token` at its root), and the SDK goes on to
+   * them; a server that only takes a token has none, which its registration's failure shows
+   * (`offersNoLogin`). Such a state is not kept.
    */
   saveDiscoveryState(state: OAuthDiscoveryState): void {
-    if (this.#noMetadata(state)) throw new NoOAuthOffered();
+    if (this.#noMetadata(state)) {
+      this.#onDefaults = true;
+      return;
+    }
     this.#saved(this.#opts.store.update(this.#opts.serverUrl, { discovery: state }));
+  }
+
+  /** Discovery found nothing and the default endpoints were tried. */
+  #onDefaults = false;
+  /** A client was registered (or is known) on this attempt. */
+  #registered = false;
+
+  /**
+   * The login went to the default endpoints and no client could be registered there: the server
+   * takes a token and offers no login (a Bearer-only server), not a 2025-03-26 OAuth server.
+   */
+  get offersNoLogin(): boolean {
+    return this.#onDefaults && !this.#registered && !this.clientInformation();
   }
 
   invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): void {
