@@ -10,6 +10,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   ErrorCode,
   LATEST_PROTOCOL_VERSION,
+  SUPPORTED_PROTOCOL_VERSIONS,
   McpError,
   ToolListChangedNotificationSchema,
   type GetPromptResult,
@@ -190,7 +191,9 @@ export class McpSession {
     await session.#fetchTools(signal);
     // Resources and prompts are listed behind the connect: who reads them waits (`lists.ready()`).
     session.lists.start();
-    if (negotiated !== LATEST_PROTOCOL_VERSION) {
+    // An older version the client speaks is ordinary negotiation: connected silently. Only one it
+    // does not know (the seed's mismatch line) is said.
+    if (!SUPPORTED_PROTOCOL_VERSIONS.includes(negotiated)) {
       opts.onStatus?.(`mcp ${alias}: protocol version mismatch (sent ${LATEST_PROTOCOL_VERSION}, got ${negotiated}); proceeding`);
     }
     return session;
