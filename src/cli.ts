@@ -24,6 +24,8 @@ export const HELP = `aish: an AI-augmented conversational shell
 Usage:
   aish                      start the interactive shell
   aish -p "<text>"          ask once, print the reply and exit (stdin, if piped, is included)
+  aish -p -o json "<text>"  the same, the question after the other options
+  cmd | aish -p             the question is what stdin holds
   cmd | aish                run piped lines as if typed (confirms answered "no")
 
 Options:
@@ -44,6 +46,11 @@ or CMD: line was denied by policy, 130 interrupted.
 Environment: OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL, NO_COLOR, FORCE_COLOR, AISH_DEBUG.
 `;
 
+/** Whether `arg` is one of aish's options (`-o`, `--output=json`...), not a question that starts with a dash. */
+function isOption(arg: string): boolean {
+  return /^(-[hvpcmro]|--(help|version|prompt|config|model|resume|output)(=.*)?)$/.test(arg);
+}
+
 /** Parses argv (without node and script). Throws UsageError for unknown or malformed flags. */
 export function parseCli(argv: readonly string[]): CliOptions {
   // Most starts have no flags: parseArgs (not in Node's start-up snapshot) costs half a millisecond.
@@ -54,6 +61,21 @@ export function parseCli(argv: readonly string[]): CliOptions {
     if ((args[i] === '--resume' || args[i] === '-r') && (i + 1 >= args.length || args[i + 1]!.startsWith('-'))) {
       args.splice(i + 1, 0, 'last');
     }
+  }
+  // `-p` followed by another option (or nothing) takes its prompt from the argument left over, as
+  // `claude -p --output-format json "…"` does, or else from stdin: parseArgs would take the option
+  // for the prompt.
+  let promptLater = false;
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] !== '-p' && args[i] !== '--prompt') continue;
+    if (i + 1 >= args.length || isOption(args[i + 1]!)) {
+      args.splice(i, 1);
+      promptLater = true;
+    } else if (args[i + 1]!.startsWith('-')) {
+      // A question that starts with a dash is still the question (parseArgs calls it ambiguous).
+      args.splice(i, 2, `--prompt=${args[i + 1]}`);
+    }
+    break;
   }
   try {
     const { values, positionals } = parseArgs({
@@ -70,6 +92,11 @@ export function parseCli(argv: readonly string[]): CliOptions {
         output: { type: 'string', short: 'o' },
       },
     });
+    if (promptLater) {
+      if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}" (the question goes in quotes)`);
+      // No question at all: it is what stdin holds.
+      values.prompt = positionals.shift() ?? '';
+    }
     if (positionals.length > 0) {
       throw new UsageError(`unexpected argument "${positionals[0]}" (a question goes after -p, in quotes)`);
     }

@@ -59,9 +59,11 @@ export async function readPiped(stream: NodeJS.ReadableStream, maxChars: number)
   return capture.finish();
 }
 
-/** The user turn: piped input as a fenced block, then the question. */
+/** The user turn: piped input as a fenced block, then the question (or, with no question, stdin alone). */
 export function oneShotPrompt(prompt: string, stdinText: string | undefined): string {
   if (stdinText === undefined || stdinText.trim() === '') return prompt;
+  // `-p` without a question: stdin is the question.
+  if (prompt.trim() === '') return stdinText.replace(/\n+$/, '');
   return `${fenced(stdinText.replace(/\n+$/, ''))}\n\n${prompt}`;
 }
 
@@ -81,8 +83,8 @@ export async function runOneShot(opts: OneShotOptions): Promise<number> {
 }
 
 async function askOnce(opts: OneShotOptions, secrets: Secrets, script: ScriptOutput): Promise<number> {
-  if (opts.prompt.trim() === '') throw new UsageError('-p needs a question');
   const { config, env, piped } = opts;
+  if (opts.prompt.trim() === '' && (piped?.text ?? '').trim() === '') throw new UsageError('-p needs a question (after it, or on stdin)');
   if (piped?.binary) throw new UsageError(`-p: standard input looks binary (${piped.rawChars} chars with NUL bytes); pipe text (e.g. through strings or xxd)`);
   const model = startingModel(config, opts.model);
   // With JSON on stdout, everything the renderer writes goes to stderr, undecorated: stdout

@@ -157,7 +157,7 @@ describe('--output json', () => {
     expect(noPrompt.stderr).toContain('--output goes with -p');
     const empty = await run(['-p', '  ', '--output', 'json']);
     expect(empty.code).toBe(2);
-    expect(object(empty.stdout)).toEqual({ error: { kind: 'usage', message: '-p needs a question' } });
+    expect(object(empty.stdout)).toEqual({ error: { kind: 'usage', message: '-p needs a question (after it, or on stdin)' } });
     const model = await run(['-p', 'hi', '--model', 'nosuch', '--output', 'jsonl']);
     expect(model.code).toBe(2);
     expect(lines(model.stdout)).toEqual([{ type: 'error', kind: 'usage', message: expect.stringContaining('no preset named "nosuch"') }]);
