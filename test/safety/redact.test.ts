@@ -189,6 +189,13 @@ describe('the hostile corpus of hidden secrets', () => {
     expect(out).toMatch(/\[redacted:(github-token|access_token)\]/);
   });
 
+  const tokens = ['JWT', 'Stripe live secret key', 'Google API key', 'GitLab personal access token'].map((name) => fakeSecrets().find((s) => s.name === name)!);
+  it.each(tokens.flatMap((t) => HOSTILE_SECRETS.map(([how, wrap]) => [t.name, how, t, wrap] as const)))('a %s %s', (_name, _how, token, wrap) => {
+    const out = redact(wrap(token.value));
+    expect(out).not.toContain(token.value);
+    expect(out).toMatch(new RegExp(`${token.redacted.replace(/[[\]]/g, '\\$&')}|\\[redacted:access_token\\]`));
+  });
+
   it('a private key block with CRLF line ends, and one inside a JSON body', () => {
     const pem = fakeSecrets().find((s) => s.name === 'PEM private key block')!;
     expect(redact(pem.text.replace(/\n/g, '\r\n'))).toBe('[redacted:private-key]');
