@@ -183,6 +183,7 @@ export function createApp(opts: AppOptions): Repl {
       historyFile: historyDir ? path.join(historyDir, 'input_history') : undefined,
       historySize: config.history.input_history_size,
       redact,
+      secretsCurrent: () => shell.syncEnv(),
       status,
       ...(session.background ? { background: session.background } : {}),
       completer: lineCompleter({ config, commands, mcp, shell, ignoreCase: inputrc.completionIgnoreCase ?? false }),

@@ -30,6 +30,8 @@ export interface ReaderSetup {
   historySize: number;
   /** Applied to input history lines before they are written. */
   redact: (text: string) => string;
+  /** Resolves once the redactor knows what the lines before exported (the shell's environment read). */
+  secretsCurrent?: () => Promise<void>;
   status: (message: string) => void;
   /** Server log lines: held while the person types at the prompt or answers a question. */
   background?: BackgroundLines | undefined;
@@ -99,9 +101,9 @@ export class ReplInput {
         const entry = entries[0];
         // A line typed with a leading space is not kept (the shells' `ignorespace`).
         if (!file || entry === undefined || entry.startsWith(' ')) return;
-        const line = setup.redact(entry);
         this.#historySave = this.#historySave
-          .then(() => appendInputHistory(file, line, size))
+          .then(() => setup.secretsCurrent?.())
+          .then(() => appendInputHistory(file, setup.redact(entry), size))
           .catch((err) => {
             if (this.#historyWarned) return;
             this.#historyWarned = true;

@@ -1,7 +1,9 @@
 // Secrets found by their shape, in any text: secretlint's recommended rules
-// (@secretlint/secretlint-rule-preset-recommend, MIT) run through their own rule API, plus the few
-// shapes that preset leaves out (an `Authorization:` header, a password given as a command option,
-// credentials in any URL). Pure: the rules are handed in (src/secret-rules.ts loads them); each
+// (@secretlint/secretlint-rule-preset-recommend, MIT) run through their own rule API, plus the
+// shapes that preset leaves out: tokens of providers it does not know (JWTs, Stripe, Google API
+// keys, GitLab; the regular expressions of gitleaks' rules of the same names), a private key in
+// base64, the places tokens are kept in (`.netrc`, docker's config.json, a kubeconfig), an
+// `Authorization:` header, a password given on a command line, credentials in any URL. Pure: the rules are handed in (src/secret-rules.ts loads them); each
 // finding is a span of the text and the kind of secret it holds (`aws-access-key`).
 
 import type { SecretLintRuleContext, SecretLintRuleCreator, SecretLintRuleReportDescriptor, SecretLintSourceCode } from '@secretlint/types';
@@ -57,8 +59,56 @@ const URL_KINDS = new Set(['url-password', 'database-password']);
 /** The password of `scheme://user:password@`. */
 const URL_PASSWORD = /^[A-Za-z][A-Za-z0-9+.:-]*?:\/\/[^:@/\s]*:([^@/\s]+)@/;
 
-/** Shapes the preset does not know, each with the group that holds the secret. */
-const OWN_SHAPES: readonly { pattern: RegExp; kind: (m: RegExpMatchArray) => string }[] = [
+/**
+ * Shapes the preset does not know, each with the group that holds the secret (`secret`, or
+ * `quoted` inside single quotes) and, for a shape that ordinary text can have too, a check of the
+ * secret it found.
+ */
+const OWN_SHAPES: readonly { pattern: RegExp; kind: (m: RegExpMatchArray) => string; accept?: (secret: string) => boolean }[] = [
+  // A JWT (gitleaks `jwt`): header and claims are base64url JSON objects, so both start `ey`
+  // (`{"`); the signature may be missing (an unsigned token ends with the dot).
+  { pattern: /\b(?<secret>ey[A-Za-z0-9_-]{17,}\.ey[A-Za-z0-9_-]{17,}\.(?:[A-Za-z0-9_-]{10,}={0,2})?)/dg, kind: () => 'jwt' },
+  // Stripe secret and restricted keys, live and test (gitleaks `stripe-access-token`).
+  { pattern: /\b(?<secret>[sr]k_(?:live|test|prod)_[A-Za-z0-9]{10,99})(?![A-Za-z0-9])/dg, kind: () => 'stripe-key' },
+  // Google API keys (gitleaks `gcp-api-key`).
+  { pattern: /\b(?<secret>AIza[A-Za-z0-9_-]{35})(?![A-Za-z0-9_-])/dg, kind: () => 'google-api-key' },
+  // GitLab personal, deploy, runner, trigger, feed, CI-build, incoming-mail, OAuth-app and agent
+  // tokens (gitleaks `gitlab-*`), and the routable ones that end `.01.<crc>`.
+  {
+    pattern: /\b(?<secret>gl(?:pat|dt|rt|ptt|ft|cbt|imt|oas|soat|agent)-[A-Za-z0-9_-]{20,}(?:\.[0-9a-z]{2,9}){0,2})(?![A-Za-z0-9_-])/dg,
+    kind: () => 'gitlab-token',
+  },
+  // `.netrc` (curl, git, ftp, pip): `machine HOST login USER password SECRET`, on one line or several.
+  {
+    pattern: /\b(?:machine\s+\S+|default)(?:\s+(?:login|account|port)\s+\S+)*\s+passw(?:or)?d\s+(?:'(?<quoted>[^'\n]+)'|(?![$<{*])(?<secret>\S+))/dg,
+    kind: () => 'password',
+  },
+  // Docker's config.json: `"auth": "<base64 of user:password>"`, and the registry tokens beside it.
+  { pattern: /(?<![\w-])auth\s*:\s*(?<secret>[A-Za-z0-9+/]{8,}={0,2})(?![\w+/=])/dg, kind: () => 'docker-auth', accept: isBase64Credentials },
+  { pattern: /(?<![\w-])(?:identitytoken|registrytoken)\s*:\s*(?<secret>[A-Za-z0-9._~+/-]{16,}=*)/dg, kind: () => 'docker-auth' },
+  // A kubeconfig's user (`token:`, an auth provider's `id-token:`, `refresh-token:`,
+  // `client-secret:`, `password:`), and the same keys in YAML or pretty-printed JSON anywhere;
+  // placeholders (`${{ secrets.X }}`, `<token>`, `***`) are left. `client-key-data:` is a private
+  // key in base64 (below).
+  {
+    pattern: /^[ \t]*(?:- )?(?<key>token|id-token|refresh-token|access-token|client-secret|password)[ \t]*:[ \t]+(?![$<{*[])(?<secret>[^\s'"]{8,})/dgm,
+    kind: (m) => (m.groups?.key === 'password' ? 'password' : 'token'),
+  },
+  // `sshpass -p <password>` (its own options first, then the command it runs).
+  {
+    pattern: /\bsshpass(?:[ \t]+(?:-[fdP][ \t]*\S+|-[evhV]+))*[ \t]+-p[ \t]*(?:'(?<quoted>[^'\n]+)'|(?<secret>[^\s'"\\]+))/dg,
+    kind: () => 'password',
+  },
+  // `redis-cli -a <password>` (and valkey-cli, keydb-cli).
+  {
+    pattern: /\b(?:redis|valkey|keydb)-cli\b[^\n;|&]{0,200}?\s-a[ \t]+(?:'(?<quoted>[^'\n]+)'|(?<secret>[^\s'"\\]+))/dg,
+    kind: () => 'password',
+  },
+  // Samba's clients: `-U user%password`, `--user=DOMAIN\\user%password`.
+  {
+    pattern: /\b(?:smbclient|rpcclient|smbcacls|smbget|smbtree|smbmap|smbpasswd|net)\b[^\n;|&]{0,200}?\s(?:-U|--user(?:name)?)(?:[ \t]+|=)?'?[^\s%'"]+%(?<secret>[^\s'"]+)/dg,
+    kind: () => 'password',
+  },
   // `Authorization: Bearer <token>` (any scheme, or none), and a bare `Bearer <token>` that has
   // a digit in it (prose says "Bearer authentication").
   {
@@ -183,13 +233,53 @@ function spanOf(view: string, report: SecretLintRuleReportDescriptor): SecretSpa
 
 function ownShapes(view: string): SecretSpan[] {
   const spans: SecretSpan[] = [];
-  for (const { pattern, kind } of OWN_SHAPES) {
+  for (const { pattern, kind, accept } of OWN_SHAPES) {
     for (const m of view.matchAll(pattern)) {
       const at = m.indices?.groups?.secret ?? m.indices?.groups?.quoted;
-      if (at) spans.push({ start: at[0], end: at[1], kind: kind(m) });
+      if (at && (!accept || accept(view.slice(at[0], at[1])))) spans.push({ start: at[0], end: at[1], kind: kind(m) });
     }
   }
-  return [...spans, ...pemPieces(view)];
+  return [...spans, ...pemPieces(view), ...base64Pems(view)];
+}
+
+/** Whether `text` is base64 of `user:password` (printable), as docker keeps a registry login. */
+function isBase64Credentials(text: string): boolean {
+  const decoded = Buffer.from(text, 'base64').toString('latin1');
+  return /^[\x21-\x7e]+:[\x20-\x7e]+$/.test(decoded) && !decoded.startsWith(':');
+}
+
+/** `-----BEGIN` in base64, at the start of a word. */
+const PEM_BASE64 = /(?<![A-Za-z0-9+/])LS0tLS1CRUdJTi[A-Za-z0-9+/]*={0,2}/g;
+const isBase64Char = (code: number) => (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39) || code === 0x2b || code === 0x2f || code === 0x3d;
+
+/**
+ * A PEM private key written as base64 (a kubeconfig's `client-key-data:`, a Kubernetes secret's
+ * `tls.key:`, `base64 key.pem`): base64 whose text starts `-----BEGIN … PRIVATE KEY`, through the
+ * lines it wraps onto. A certificate in base64 (`certificate-authority-data:`) is public and left.
+ */
+function base64Pems(view: string): SecretSpan[] {
+  const spans: SecretSpan[] = [];
+  for (const m of view.matchAll(PEM_BASE64)) {
+    const head = Buffer.from(m[0].slice(0, 80), 'base64').toString('latin1');
+    if (!/^-----BEGIN [A-Z0-9 ]*PRIVATE KEY/.test(head)) continue;
+    let end = m.index + m[0].length;
+    // Wrapped output (`base64` writes 76 columns, PEM and openssl 64): a line as long as the
+    // first goes on with the next one, which is no longer.
+    const width = m[0].length;
+    for (let line = width; width >= 60 && width <= 128 && line === width; ) {
+      // Inside a JSON string the view has the escaped line end as a space and a newline.
+      const eol = /^[ \r]*\n/.exec(view.slice(end, end + 8));
+      if (!eol) break;
+      const next = end + eol[0].length;
+      let stop = next;
+      while (stop < view.length && isBase64Char(view.charCodeAt(stop))) stop++;
+      if (stop === next || stop - next > width) break;
+      line = stop - next;
+      end = stop;
+    }
+    spans.push({ start: m.index, end, kind: 'private-key' });
+  }
+  return spans;
 }
 
 const PEM_BEGIN = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/g;

@@ -73,6 +73,8 @@ export class ShellRunner {
 
   /** A command ran since the environment was last read from the session's shell. */
   #envStale = false;
+  /** The read of the session shell's environment under way. */
+  #envSync: Promise<void> | null = null;
   /** What the session's shell said of words (null: no such command), until a command may change it. */
   readonly #kinds = new Map<string, WordKind | null>();
   /** The editing mode the session's shell was last found in, or undefined: to ask (again). */
@@ -118,11 +120,19 @@ export class ShellRunner {
     return this.#state.env;
   }
 
-  /** Reads the session shell's exported environment again if a command ran since. */
-  async syncEnv(): Promise<void> {
+  /**
+   * Reads the session shell's exported environment again if a command ran since; a read under
+   * way is shared. Never rejects.
+   */
+  syncEnv(): Promise<void> {
+    this.#envSync ??= this.#readEnv().finally(() => (this.#envSync = null));
+    return this.#envSync;
+  }
+
+  async #readEnv(): Promise<void> {
     const session = this.#session;
     if (!session || !this.#envStale) return;
-    const env = await session.exportedEnv();
+    const env = await session.exportedEnv().catch(() => null);
     if (!env) return;
     this.#envStale = false;
     this.#state.env = { ...env, PWD: this.#state.cwd };
@@ -340,6 +350,9 @@ export class ShellRunner {
     }
     plain.end();
     this.#envStale = true;
+    // The redactor knows a secret by the name it was exported under (`export STRIPE_KEY=…`) from
+    // the next line on: the environment is read now, while the person looks at the output.
+    void this.syncEnv();
     this.#forgetKinds(command);
     const captured = await capture.finishScreen(this.#parts.size?.().cols ?? 80);
     view.execEnd({ exitCode: run.exitCode, signal: run.signal, ...(run.error ? { error: run.error } : {}) });

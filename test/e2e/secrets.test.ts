@@ -2,8 +2,10 @@
 // typed on a line (an Authorization header, `mysql -p…`, a URL's password, `export DB_URL=…`), a
 // memory item the model proposed and an error body that echoes a token. The person's terminal
 // shows their command's output as it was; the model's requests, the session log, the input history
-// and memory.jsonl hold `[redacted:KIND]` and never the value. The secrets are fake, built at run
-// time (test/support/fake-secrets.ts).
+// and memory.jsonl hold `[redacted:KIND]` and never the value. So do the files a person keeps
+// tokens in (`~/.netrc`, docker's config.json, a kubeconfig), passwords on the command line of a
+// program that is not installed (the line goes to the model), and a value exported under a secret
+// name and echoed later. The secrets are fake, built at run time (test/support/fake-secrets.ts).
 
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -109,4 +111,74 @@ it('piped: :remember, a line for the model and an error body that echoes a token
   for (const req of server.requests) expect(JSON.stringify(req.body)).not.toContain(ghp.value);
   expect(JSON.stringify(server.requests[0]!.body)).toContain('why does [redacted:github-token] fail?');
   expect(sessionText()).not.toContain(ghp.value);
+});
+
+it('on a terminal: token files, command-line passwords sent to the model, and an exported secret echoed later', async () => {
+  const { home: h, server } = setup;
+  const netrc = [secret('.netrc password (lines)'), secret('.netrc password (one line)')];
+  const docker = secret('docker config.json auth');
+  const kube = [secret('kubeconfig token'), secret('PEM private key in base64 (kubeconfig client-key-data)')];
+  const tokens = ['JWT', 'Stripe live secret key', 'Stripe restricted key', 'Stripe test key', 'Google API key', 'GitLab personal access token'].map(secret);
+  const typed = ['sshpass -p <password>', 'redis-cli -a <password>', 'smbclient -U user%password'].map(secret);
+  const psql = secret('psql postgresql://user:password@');
+  // A value with no shape of its own: only its name tells it is a secret.
+  const exported = `plain${Date.now().toString(36)}Val${process.pid}`;
+  writeFileSync(path.join(h.home, '.netrc'), `${netrc.map((s) => s.text).join('\n')}\n`);
+  mkdirSync(path.join(h.home, '.docker'));
+  writeFileSync(path.join(h.home, '.docker', 'config.json'), `${docker.text}\n`);
+  mkdirSync(path.join(h.home, '.kube'));
+  writeFileSync(path.join(h.home, '.kube', 'config'), `${kube[0]!.text}\n${kube[1]!.text}\n`);
+  writeFileSync(path.join(h.cwd, 'keys.txt'), `${tokens.map((s) => s.text).join('\n')}\n`);
+  server.enqueue(textReply(['Those are token files.']), ...typed.map(() => textReply(['not installed here.'])), textReply(['It printed a value.']));
+
+  const t = setup.pty({ cols: 400 });
+  await t.waitFor(PROMPT);
+  let mark = t.mark();
+  t.line('cat ~/.netrc ~/.docker/config.json ~/.kube/config keys.txt');
+  await t.waitFor(/exit 0[\s\S]*\[aish:fast\]> $/, { from: mark });
+  mark = t.mark();
+  t.line('what are these?');
+  await t.waitFor(/Those are token files\.[\s\S]*\[aish:fast\]> $/, { from: mark });
+  // sshpass, redis-cli and smbclient are not installed: each line goes to the model.
+  for (const s of typed) {
+    mark = t.mark();
+    t.line(s.text);
+    await t.waitFor(/not installed here\.[\s\S]*\[aish:fast\]> $/, { from: mark });
+  }
+  // Exported under a secret-looking name, then echoed by value on a later line.
+  for (const line of [`export STRIPE_KEY=${exported}`, `echo ${exported}`, `echo ${psql.text}`]) {
+    mark = t.mark();
+    t.line(line);
+    await t.waitFor(/exit 0[\s\S]*\[aish:fast\]> $/, { from: mark });
+  }
+  mark = t.mark();
+  t.line('what did that print?');
+  await t.waitFor(/It printed a value\.[\s\S]*\[aish:fast\]> $/, { from: mark });
+  t.write(KEY.ctrlD);
+  await t.exited;
+
+  const bodies = server.requests.map((r) => JSON.stringify(r.body));
+  const history = readFileSync(path.join(h.stateDir, 'input_history'), 'utf8');
+  const values = [...netrc, docker, ...kube, ...tokens, ...typed, psql].map((s) => s.value);
+  for (const [where, text] of [...bodies.map((b, i) => [`request ${i}`, b] as const), ['session log', sessionText()], ['input history', history]] as const) {
+    for (const value of [...values, exported]) expect(text, `${where} holds ${value}`).not.toContain(value);
+  }
+  // The files reached the model with each secret named by its kind.
+  for (const s of [...netrc, docker, ...kube, ...tokens]) expect(bodies[0]).toContain(s.redacted);
+  typed.forEach((s, i) => expect(bodies[i + 1]).toContain(s.redacted));
+  expect(bodies.at(-1)).toContain('[redacted:STRIPE_KEY]');
+  expect(history).toContain('export STRIPE_KEY=[redacted:STRIPE_KEY]');
+  expect(history).toContain('echo [redacted:STRIPE_KEY]');
+  expect(history).toContain('sshpass -p [redacted:password] ssh');
+});
+
+it('piped: a value exported under a secret name is redacted by value in what the model and the session log get of a later line', async () => {
+  const { home: h, server } = setup;
+  const exported = `plain${Date.now().toString(36)}Val${process.pid}`;
+  server.enqueue(textReply(['It printed a value.']));
+  const r = await runAish({ cwd: h.cwd, env: h.env, stdin: `export PAYMENT_API_KEY=${exported}\necho "the value is ${exported}"\nwhat did that print?\n` });
+  expect(r.stdout).toContain('It printed a value.');
+  const body = JSON.stringify(server.requests[0]!.body);
+  expect(body).toContain('the value is [redacted:PAYMENT_API_KEY]');
+  for (const text of [body, sessionText()]) expect(text).not.toContain(exported);
 });

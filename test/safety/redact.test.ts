@@ -163,6 +163,16 @@ describe('secrets by shape (secretlint preset and aish own shapes)', () => {
     ['a URL whose password is a variable', 'postgres://app:${DB_PASSWORD}@db:5432/app'],
     ['an email address', 'mail me at someone@example.org'],
     ['an SSH public key', `ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIG4rT3vTt99Ox5kndS4HmgTrKBT8SKzhK4rhGkEVGlCI me@host`],
+    ['a certificate in base64 (a kubeconfig\'s certificate-authority-data)', `    certificate-authority-data: ${Buffer.from('-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUFAKE\n-----END CERTIFICATE-----\n').toString('base64')}`],
+    ['base64url JSON that is not a token (one part)', `echo ${Buffer.from('{"kind":"Status","apiVersion":"v1"}').toString('base64url')} | base64 -d`],
+    ['a dotted name and a version', 'io.k8s.api.core.v1.PodSpec eyes.open.v2 1.22.3-eks.20240101'],
+    ['a Stripe publishable key (public by design)', `Stripe(${JSON.stringify(['pk', '_live_'].join('') + 'FAKE1234567890abcdefghij')})`],
+    ['a password prompt and prose about .netrc', 'Password for user deploy:\nthe machine has no password set; see the default login password section of netrc(5)'],
+    ['a .netrc whose password is a variable', 'machine api.example.org login deploy password $NETRC_PASSWORD'],
+    ['docker config without a login', '{"auths": {"ghcr.io": {}}, "credsStore": "desktop", "auth": "required"}'],
+    ['YAML whose token and password are placeholders', 'with:\n  token: ${{ secrets.GITLAB_TOKEN }}\n  password: <your password>\n  token: ***'],
+    ['sshpass reading the password from the environment, ssh with a port', 'sshpass -e ssh -p 2222 deploy@host.example.org'],
+    ['redis-cli and smbclient without a password', 'redis-cli -h cache.internal -p 6379 ping; smbclient -L //fs.internal -U deploy'],
   ])('leaves %s alone', (_name, text) => {
     expect(redact(text)).toBe(text);
   });
@@ -177,6 +187,13 @@ describe('the hostile corpus of hidden secrets', () => {
     expect(out).not.toContain(ghp());
     // Named by its shape, or by the secret-looking name it is assigned to (`access_token=`).
     expect(out).toMatch(/\[redacted:(github-token|access_token)\]/);
+  });
+
+  const tokens = ['JWT', 'Stripe live secret key', 'Google API key', 'GitLab personal access token'].map((name) => fakeSecrets().find((s) => s.name === name)!);
+  it.each(tokens.flatMap((t) => HOSTILE_SECRETS.map(([how, wrap]) => [t.name, how, t, wrap] as const)))('a %s %s', (_name, _how, token, wrap) => {
+    const out = redact(wrap(token.value));
+    expect(out).not.toContain(token.value);
+    expect(out).toMatch(new RegExp(`${token.redacted.replace(/[[\]]/g, '\\$&')}|\\[redacted:access_token\\]`));
   });
 
   it('a private key block with CRLF line ends, and one inside a JSON body', () => {
@@ -197,6 +214,26 @@ describe('the hostile corpus of hidden secrets', () => {
       expect(out).toContain('[redacted:private-key]');
     }
     expect(redact(head)).toMatch(/^-----BEGIN RSA [A-Z ]+-----\[redacted:private-key\]$/);
+  });
+});
+
+describe('a private key in base64', () => {
+  const { redact } = redactorFor(() => ({}));
+  const pem = () => fakeSecrets().find((s) => s.name === 'PEM private key block')!.text;
+
+  it('wrapped over lines as `base64` writes it, plain and inside a JSON body', () => {
+    const wrapped = Buffer.from(pem()).toString('base64').replace(/.{76}/g, '$&\n');
+    const lines = wrapped.split('\n');
+    expect(redact(`$ base64 id_rsa\n${wrapped}\n$ ls`)).toBe('$ base64 id_rsa\n[redacted:private-key]\n$ ls');
+    const body = redact(JSON.stringify({ content: `base64 id_rsa\n${wrapped}\ndone` }));
+    for (const line of lines) if (line.length >= 16) expect(body).not.toContain(line);
+    expect(JSON.parse(body)).toEqual({ content: 'base64 id_rsa\n[redacted:private-key]\ndone' });
+  });
+
+  it('a Kubernetes secret holding a key and its certificate: only the key goes', () => {
+    const key = Buffer.from(pem()).toString('base64');
+    const cert = Buffer.from('-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUFAKE\n-----END CERTIFICATE-----\n').toString('base64');
+    expect(redact(`data:\n  tls.crt: ${cert}\n  tls.key: ${key}\n`)).toBe(`data:\n  tls.crt: ${cert}\n  tls.key: [redacted:private-key]\n`);
   });
 });
 
