@@ -139,7 +139,9 @@ class PtyTarget {
   readonly row = new CursorRow();
   readonly #term: IPty;
   #raw = '';
-  #check: (() => void) | null = null;
+  #exited = '';
+  /** Called after each read with the time it arrived (before it is parsed here). */
+  #check: ((at: bigint) => void) | null = null;
 
   constructor(
     readonly name: string,
@@ -148,27 +150,30 @@ class PtyTarget {
     where: { cwd: string; env: Record<string, string> },
   ) {
     this.#term = spawn(file, args, { name: 'xterm-256color', cols: COLUMNS, rows: 30, cwd: where.cwd, env: where.env });
+    this.#term.onExit((e) => {
+      this.#exited = `exited (code ${e.exitCode}${e.signal ? `, signal ${e.signal}` : ''})`;
+    });
     this.#term.onData((d) => {
-      this.#raw += d;
+      const at = process.hrtime.bigint();
+      this.#raw = (this.#raw + d).slice(-2000);
       this.row.feed(d);
-      this.#check?.();
+      this.#check?.(at);
     });
   }
 
-  /** Resolves with the time (hrtime) of the output that made `done` true. */
+  /** Resolves with the time (hrtime) the output that made `done` true arrived. */
   until(done: (row: CursorRow) => boolean, timeoutMs = 5000): Promise<bigint> {
     return new Promise((resolve, reject) => {
       if (done(this.row)) return resolve(process.hrtime.bigint());
       const timer = setTimeout(() => {
         this.#check = null;
-        reject(new Error(`${this.name}: not shown within ${timeoutMs} ms; output: ${JSON.stringify(this.#raw.slice(-400))}`));
+        reject(new Error(`${this.name}: not shown within ${timeoutMs} ms${this.#exited ? `; ${this.#exited}` : ''}; output: ${JSON.stringify(this.#raw)}`));
       }, timeoutMs);
-      this.#check = () => {
+      this.#check = (at) => {
         if (!done(this.row)) return;
-        const t = process.hrtime.bigint();
         clearTimeout(timer);
         this.#check = null;
-        resolve(t);
+        resolve(at);
       };
     });
   }
