@@ -194,6 +194,7 @@ class PtyTarget {
   }
 
   kill(): Promise<void> {
+    if (this.#exited) return Promise.resolve();
     return new Promise((resolve) => {
       this.#term.onExit(() => resolve());
       this.#term.kill('SIGKILL');
