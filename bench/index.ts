@@ -1,7 +1,7 @@
 // `npm run bench`: every benchmark, each printing its figure, the baseline measured in the same run
 // and the ratio, with the target of issue 17 and docs/performance.md. Figures, not assertions:
 // these machines are shared and noisy. `npm run bench -- startup stream` runs only those groups
-// (startup, shell, longline, stream, inprocess, mcp, resume, cap, redact, preview, undo).
+// (startup, shell, longline, stream, inprocess, mcp, resume, cap, redact, preview, undo, line).
 
 import { fixtureStdio } from '../test/support/mcp-servers.js';
 import { benchStartup } from './startup.js';
@@ -66,6 +66,7 @@ if (want('preview')) {
 }
 
 if (want('undo')) await undoFigures();
+if (want('line')) await lineEditorFigures();
 
 async function replyCapFigures(): Promise<void> {
   const { benchReplyCap } = await import('./reply-cap.js');
@@ -199,4 +200,45 @@ async function undoFigures(): Promise<void> {
   row('checkpoint around nothing, in process, first', ms(u.inProcess.first), `(${of})`, '-', '- (both snapshots, a new store)');
   row('checkpoint, in process, again: before the command', ms(u.inProcess.secondBefore), `git ls-files walk ${ms(u.walkMs)} (${of})`, (u.inProcess.secondBefore / u.walkMs).toFixed(2), '- (what a command waits for: one walk)');
   row('checkpoint, in process, again: both snapshots', ms(u.inProcess.second), `git ls-files walk ${ms(u.walkMs)} (${of})`, (u.inProcess.second / u.walkMs).toFixed(2), '- (the one after runs behind the prompt)');
+}
+
+async function lineEditorFigures(): Promise<void> {
+  const { percentile } = await import('./stats.js');
+  const { benchKeyEcho, benchSuggestion } = await import('./key-echo.js');
+  const { benchLineEditor } = await import('./line-editor.js');
+  const quantiles = [
+    ['p50', 0.5],
+    ['p90', 0.9],
+    ['p99', 0.99],
+  ] as const;
+  const ms2 = (x: number) => `${x.toFixed(2)} ms`;
+  const echo = await benchKeyEcho();
+  for (const [name, q] of quantiles) {
+    const [a, b] = [percentile(echo.aish, q), percentile(echo.bash, q)];
+    row(`pty key to echo, idle prompt, ${name}`, ms2(a), `bash readline ${ms2(b)} (${echo.bash.length} keys)`, (a / b).toFixed(2), '- (issue 33)');
+  }
+  const s = await benchSuggestion();
+  const lines = s.fileLines.toLocaleString('en').replace(',', ' ');
+  const cases = [
+    [`1000 of ${lines} lines`, s.aishDefault, 'default history size'],
+    [`all ${lines} lines`, s.aishAll, 'history.input_history_size'],
+  ] as const;
+  for (const [loaded, samples, why] of cases) {
+    for (const [name, q] of quantiles) {
+      const [a, b] = [percentile(samples, q), percentile(s.bash, q)];
+      row(`pty key to suggestion, ${loaded}, ${name}`, ms2(a), `bash echo ${ms2(b)} (${s.bash.length} keys)`, (a / b).toFixed(2), `- (${why}; '${s.typed}', the oldest loaded)`);
+    }
+  }
+  // In process: the key's figure against one bare startsWith pass over the history (its p50).
+  const e = benchLineEditor();
+  const h = `${e.historyLines.toLocaleString('en').replace(',', ' ')} lines`;
+  const usRow = (what: string, f: { p50: number; p99: number; keys: number }, scan: number) => {
+    for (const name of ['p50', 'p99'] as const) {
+      row(`${what}, ${name}`, `${f[name].toFixed(1)} µs`, `startsWith over the history ${scan.toFixed(1)} µs`, (f[name] / scan).toFixed(2), `- (${f.keys} keys)`);
+    }
+  };
+  usRow(`editor per key, 60 chars, ${h}`, e.typing, e.typingScan.p50);
+  usRow(`editor per Up, empty line, ${h}`, e.upAll, e.typingScan.p50);
+  usRow(`editor per Up, 'git c', ${h}`, e.upPrefix, e.typingScan.p50);
+  usRow(`editor, Up from 'kube' to the oldest`, e.upOldest, e.upOldestScan.p50);
 }

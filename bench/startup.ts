@@ -23,7 +23,7 @@ export interface Figure {
   ratio: number;
 }
 
-interface BenchHome {
+export interface BenchHome {
   cwd: string;
   env: Record<string, string>;
 }
@@ -34,13 +34,14 @@ process.on('exit', () => {
 });
 
 /** A temp HOME with the person's own `~/.aishrc.json` holding `config` (a file in the project would
- * wait for trust); bash as the shell; removed when the bench exits. */
+ * wait for trust), or no config file when it is undefined; bash as the shell; removed when the
+ * bench exits. */
 export function benchHome(config: unknown): BenchHome {
   const home = mkdtempSync(path.join(tmpdir(), 'aish-bench-'));
   homes.push(home);
   const cwd = path.join(home, 'project');
   mkdirSync(cwd);
-  writeFileSync(path.join(home, '.aishrc.json'), JSON.stringify(config));
+  if (config !== undefined) writeFileSync(path.join(home, '.aishrc.json'), JSON.stringify(config));
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: home,
