@@ -13,10 +13,38 @@ const UNDO_SIZE = 200;
 export function suggestionFor(state: EditorState): string {
   const { text, cursor } = state;
   if (text === '' || cursor !== text.length || text.includes('\n') || state.historyIndex !== -1) return '';
-  for (const entry of state.history) {
-    if (entry.length > text.length && entry.startsWith(text) && !entry.includes('\n')) return entry.slice(text.length);
+  const at = suggestionIndex(state.history, text);
+  return at === -1 ? '' : state.history[at]!.slice(text.length);
+}
+
+/**
+ * The last answer of `suggestionIndex` for a history (by identity and length): a line that only
+ * grew starts its search where the shorter line's match was, since no newer entry can match the
+ * longer line; the same line asked again (a redraw) is answered at once. Module state on purpose:
+ * a cache of a pure function's last answer, keyed by its arguments.
+ */
+let lastSuggestion: { history: readonly string[]; length: number; first: string | undefined; text: string; at: number } | null = null;
+
+/** The index of the newest entry that continues `text` (longer, one line), or -1. */
+function suggestionIndex(history: readonly string[], text: string): number {
+  const last = lastSuggestion;
+  const same = last !== null && last.history === history && last.length === history.length && last.first === history[0];
+  if (same && last.text === text) return last.at;
+  let from = 0;
+  if (same && text.startsWith(last.text)) {
+    if (last.at === -1) return remember(history, text, -1);
+    from = last.at;
   }
-  return '';
+  for (let i = from; i < history.length; i++) {
+    const entry = history[i]!;
+    if (entry.length > text.length && entry.startsWith(text) && !entry.includes('\n')) return remember(history, text, i);
+  }
+  return remember(history, text, -1);
+}
+
+function remember(history: readonly string[], text: string, at: number): number {
+  lastSuggestion = { history, length: history.length, first: history[0], text, at };
+  return at;
 }
 
 /** Whether a key's text is printable (a control character typed alone is not inserted). */

@@ -123,11 +123,25 @@ export function layout(v: ViewInput): Layout {
   }
   if (at <= v.cursor) markCursor();
   if (v.suggestion && v.cursor >= v.text.length) {
+    // One style for each row's run of the suggestion, not one for each character.
     const dim = v.dim ?? ((t: string) => `\x1b[2m${t}\x1b[22m`);
+    let run: string[] = [];
+    let runRow = rows.at(-1)!;
+    const flush = () => {
+      if (run.length > 0) runRow.cells.push(dim(run.join('')));
+      run = [];
+    };
     for (const g of graphemes(v.suggestion)) {
       const cell = textCell(g, v.width);
-      place({ text: dim(cell.text), width: cell.width });
+      if (rows.at(-1)!.width + cell.width > columns && rows.at(-1)!.width > 0) {
+        flush();
+        newRow(true);
+      }
+      runRow = rows.at(-1)!;
+      run.push(cell.text);
+      runRow.width += cell.width;
     }
+    flush();
   }
   // A row that wraps is filled to the margin and left to the terminal's own wrap, as a terminal
   // shows long text (a copy of the screen gets one line); a newline ends its row.

@@ -40,9 +40,11 @@ export class RouteSigns {
     if (kind === undefined && !this.#asking.has(word)) {
       this.#asking.add(word);
       // A shell still starting is waited for: the answer comes when it can, and the line is drawn again.
+      const shown = SIGNS[classify(line, this.config, () => undefined, context).kind];
       void this.shell.wordKind(word, WAIT_FOR_START_MS).then((answer) => {
         this.#asking.delete(word);
-        if (answer !== undefined) this.refresh();
+        // Drawn again only when the answer changes the sign the line was shown with.
+        if (answer !== undefined && SIGNS[classify(line, this.config, (w) => (w === word ? answer : undefined), context).kind] !== shown) this.refresh();
       });
     }
     return SIGNS[classify(line, this.config, (w) => (w === word ? kind : undefined), context).kind];
