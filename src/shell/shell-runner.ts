@@ -16,6 +16,7 @@ import { parseCompletion, type ShellCompletion } from './completion-answer.js';
 import { isInteractiveCommand } from './interactive.js';
 import { runShell } from './run-shell.js';
 import type { SessionRun, ShellSession } from './session.js';
+import { readShellHistory } from './shell-history.js';
 
 /** How an exec frame ends: the exit code, the signal, or why the command never started. */
 export interface ExecEnd {
@@ -61,6 +62,14 @@ export interface ShellRunnerParts {
   onTypeahead?: (lines: string[]) => void;
   /** `exit` (or `logout`) ended the shell: aish ends too, with the shell's exit code. */
   onShellExit?: (code: number) => void;
+  /** The session's one redactor: a line holding a secret reaches the shell's history only redacted. */
+  redact: (text: string) => string;
+}
+
+/** How a typed line runs. */
+export interface RunHow {
+  /** Kept out of the shell's history (typed with a leading space, as the shells' `ignorespace`). */
+  outOfHistory?: boolean;
 }
 
 export class ShellRunner {
@@ -69,6 +78,8 @@ export class ShellRunner {
   #lastStatus = 0;
   /** Aborted once aish is ending: see `terminate`. */
   readonly #ending = new AbortController();
+  /** The session's shell being ended: by `close` or `terminate`, whichever came first. */
+  #closing: Promise<void> | null = null;
 
   /** A command ran since the environment was last read from the session's shell. */
   #envStale = false;
@@ -192,6 +203,19 @@ export class ShellRunner {
     for (const [word, kind] of this.#kinds) if (kind === null) this.#kinds.delete(word);
   }
 
+  /**
+   * The person's own shell history, newest first, at most `max`: the session shell's `$HISTFILE`
+   * (asked of the shell: the variable is seldom exported), read as shell-history.ts reads it.
+   * Waits for the session to start; empty without a session or a history file. Never rejects.
+   */
+  async shellHistory(max: number): Promise<string[]> {
+    const session = this.#session;
+    if (!session || !(await session.start())) return [];
+    const file = await session.query('histfile');
+    if (!file) return [];
+    return readShellHistory(session.kind, path.resolve(this.#state.cwd, file), { max });
+  }
+
   /** Starts the session's shell behind the prompt (a line that needs it waits for it). */
   startSession(): void {
     const session = this.#parts.session;
@@ -215,10 +239,10 @@ export class ShellRunner {
   }
 
   /** Runs `command` as a typed shell line. Never rejects for the command's own failures. */
-  async run(command: string, signal: AbortSignal): Promise<void> {
+  async run(command: string, signal: AbortSignal, how: RunHow = {}): Promise<void> {
     const session = this.#session;
     if (session && (await session.start())) {
-      await this.#runInSession(session, command, signal);
+      await this.#runInSession(session, command, signal, how);
       return;
     }
     const { view, shell, isTTY } = this.#parts;
@@ -287,8 +311,13 @@ export class ShellRunner {
    * answers to its questions included), its output is shown as it comes (as plain lines from a
    * pipe) and captured as the text a terminal showed.
    */
-  async #runInSession(session: ShellSession, command: string, signal: AbortSignal): Promise<void> {
+  async #runInSession(session: ShellSession, command: string, signal: AbortSignal, how: RunHow): Promise<void> {
     const { view, shell, isTTY } = this.#parts;
+    // A line holding a secret runs whole, but reaches the shell's history (and its file) redacted:
+    // it is typed with a leading space, which the shell keeps out (the integration makes sure of
+    // `ignorespace`), and its redacted text is put in its place once it has run.
+    const redacted = historyText(command, this.#parts.redact);
+    const typed = how.outOfHistory || redacted !== command ? ` ${command}` : command;
     const capture = new OutputCapture(shell.capture_max_chars);
     const plain = new PlainLines((text) => view.execOutput(text));
     view.execBegin(command);
@@ -299,7 +328,7 @@ export class ShellRunner {
     });
     let run: SessionRun;
     try {
-      run = await session.run(command, {
+      run = await session.run(typed, {
         onOutput: (raw) => {
           capture.push(raw);
           if (isTTY) view.execOutput(raw);
@@ -313,6 +342,7 @@ export class ShellRunner {
       resized?.();
     }
     plain.end();
+    if (!how.outOfHistory && redacted !== null && redacted !== command && !run.shellEnded) await session.query('histadd', redacted, 1000);
     this.#envStale = true;
     this.#forgetKinds(command);
     const captured = await capture.finishScreen(this.#parts.size?.().cols ?? 80);
@@ -335,12 +365,25 @@ export class ShellRunner {
    */
   terminate(): void {
     this.#ending.abort();
-    void this.#parts.session?.close();
+    void this.close();
   }
 
-  /** Ends the session's shell (SIGHUP to it and its jobs); resolves once it is gone. */
+  /**
+   * Ends the session's shell (SIGHUP to it and its jobs), its history written first; resolves
+   * once it is gone.
+   */
   close(): Promise<void> {
-    return this.#parts.session?.close() ?? Promise.resolve();
+    this.#closing ??= this.#closeSession();
+    return this.#closing;
+  }
+
+  async #closeSession(): Promise<void> {
+    const session = this.#parts.session;
+    if (!session) return;
+    // bash hung up just after answering a query (the session asks for its jobs as it ends) exits
+    // without writing its history file: an idle bash writes it first, as `exit` would have.
+    if (session.kind === 'bash') await session.queryIdle('histsave', '', 300);
+    await session.close();
   }
 }
 
@@ -352,6 +395,18 @@ const MAY_DEFINE = /\b(alias|unalias|function|unset|unfunction|source|enable|dis
 
 /** Commands that may change the editing mode (`set -o vi`, `bindkey -v`, `bind`, an rc file read again). */
 const MAY_CHANGE_KEYS = /\b(set|bindkey|bind|source|exec)\b|(^|[\s;&|])\.\s/;
+
+/**
+ * `command` as the shell's history may keep it: redacted; null when it cannot be redacted (the
+ * shape rules did not load), and then it is kept out.
+ */
+function historyText(command: string, redact: (text: string) => string): string | null {
+  try {
+    return redact(command);
+  } catch {
+    return null;
+  }
+}
 
 /** The first word of a command, for `[vim: full-screen program]`. */
 function programName(command: string): string {
