@@ -86,8 +86,13 @@ export class Repl {
     // The session's shell starts behind the prompt: only the first shell line waits for it. On a
     // terminal it starts a moment later (or with the first line that needs it), so the first keys
     // typed are echoed before its start-up takes the event loop.
-    if (io.isTTY) setTimeout(() => shell.startSession(), SHELL_START_DELAY_MS).unref();
-    else shell.startSession();
+    const startShell = () => {
+      shell.startSession();
+      // Up and Ctrl-R reach the shell's own history too, once its session says where it is.
+      if (io.isTTY) void shell.shellHistory(this.#parts.reader.historySize).then((entries) => input.addShellHistory(entries));
+    };
+    if (io.isTTY) setTimeout(startShell, SHELL_START_DELAY_MS).unref();
+    else startShell();
     // On a terminal the prompt comes first and the servers connect behind it; a script's lines
     // still run against a session whose servers are connected, as before.
     if (io.isTTY) this.#mcpStart = new BackgroundConnect(mcp, config);
@@ -177,7 +182,8 @@ export class Repl {
         await dispatchMeta(stripContinuations(route.payload), this.#parts.commands, signal);
         return;
       case 'shell':
-        await this.#runShellLine(route.payload, route.rule === 'known-command' || route.rule === 'shell-knows', signal);
+        // Typed with a leading space, it stays out of the shell's history as out of aish's.
+        await this.#runShellLine(route.payload, route.rule === 'known-command' || route.rule === 'shell-knows', signal, raw.startsWith(' '));
         return;
       case 'ai':
         await this.#parts.conversation.ask(stripContinuations(route.payload), signal);
@@ -206,12 +212,12 @@ export class Repl {
    * once (`make it faster`) was probably a question: on a terminal, the person is offered to ask
    * the model instead, and the failed run is then left out of what the model is sent.
    */
-  async #runShellLine(line: string, knownCommand: boolean, signal: AbortSignal): Promise<void> {
+  async #runShellLine(line: string, knownCommand: boolean, signal: AbortSignal, outOfHistory: boolean): Promise<void> {
     const { shell, core, input } = this.#parts;
     const started = Date.now();
     const before = core.pending.text;
     // With `undo.typed`, a typed line gets a checkpoint too.
-    await this.#parts.undo.around({ command: line, origin: 'typed' }, shell.cwd, () => shell.run(line, signal));
+    await this.#parts.undo.around({ command: line, origin: 'typed' }, shell.cwd, () => shell.run(line, signal, { outOfHistory }));
     if (!this.#parts.io.isTTY || !knownCommand || signal.aborted) return;
     if (!misfiredProse(line, shell.lastStatus, Date.now() - started)) return;
     const answer = await input.askKey(plainQuestion('ask the model instead? [Y/n] ', 'yn', 'y'));

@@ -78,6 +78,8 @@ export class ShellRunner {
   #lastStatus = 0;
   /** Aborted once aish is ending: see `terminate`. */
   readonly #ending = new AbortController();
+  /** Where the session's shell keeps its history (`$HISTFILE`), asked once: see `shellHistory`. */
+  #historyFile: Promise<string | null> | null = null;
   /** The session's shell being ended: by `close` or `terminate`, whichever came first. */
   #closing: Promise<void> | null = null;
 
@@ -211,9 +213,14 @@ export class ShellRunner {
   async shellHistory(max: number): Promise<string[]> {
     const session = this.#session;
     if (!session || !(await session.start())) return [];
-    const file = await session.query('histfile');
+    const file = await this.#askHistoryFile(session);
     if (!file) return [];
     return readShellHistory(session.kind, path.resolve(this.#state.cwd, file), { max });
+  }
+
+  #askHistoryFile(session: ShellSession): Promise<string | null> {
+    this.#historyFile ??= session.query('histfile');
+    return this.#historyFile;
   }
 
   /** Starts the session's shell behind the prompt (a line that needs it waits for it). */
@@ -242,6 +249,9 @@ export class ShellRunner {
   async run(command: string, signal: AbortSignal, how: RunHow = {}): Promise<void> {
     const session = this.#session;
     if (session && (await session.start())) {
+      // On a terminal the shell is asked where its history is before the first line runs, so Up
+      // reaches that history once the line is done.
+      if (this.#parts.isTTY) void this.#askHistoryFile(session);
       await this.#runInSession(session, command, signal, how);
       return;
     }
