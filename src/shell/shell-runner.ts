@@ -3,8 +3,9 @@
 // joins the pending buffer for the next question. Without a session (a shell aish has no
 // integration for, `shell.session: false`, or one that cannot start) each line runs in its own
 // `$SHELL -c`, where `cd`, `export` and `unset` change aish's own state instead. Knows the shell's
-// directory, exported environment and last exit status. Approved `CMD:` lines run here too,
-// exactly as if typed.
+// directory, exported environment, last exit status and history file; a line holding a secret
+// reaches the shell's history only redacted. Approved `CMD:` lines run here too, exactly as if
+// typed.
 
 import path from 'node:path';
 import type { Config } from '../config/schema.js';
@@ -352,7 +353,9 @@ export class ShellRunner {
       resized?.();
     }
     plain.end();
-    if (!how.outOfHistory && redacted !== null && redacted !== command && !run.shellEnded) await session.query('histadd', redacted, 1000);
+    // What the shell cancelled or never got (an unclosed quote, a refused line) has no place there.
+    const ran = !run.shellEnded && !run.incomplete && !run.error;
+    if (ran && !how.outOfHistory && redacted !== null && redacted !== command) await session.query('histadd', redacted, 1000);
     this.#envStale = true;
     this.#forgetKinds(command);
     const captured = await capture.finishScreen(this.#parts.size?.().cols ?? 80);
