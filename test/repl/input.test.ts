@@ -80,7 +80,7 @@ describe('on a terminal', () => {
     return { input, read, file };
   }
 
-  it('reaches the shell\'s own history with Up, older than aish\'s own lines, each line once', async () => {
+  it('reaches the shell\'s own history with Up and Ctrl-R, older than aish\'s own lines, each line once', async () => {
     const { input, read } = await terminal(['ls', 'what is this?']);
     input.addShellHistory(['git log', 'ls', 'make']);
     // Newest first: what is this?, ls (aish's), then git log, make (the shell's; ls is aish's already).
@@ -88,6 +88,9 @@ describe('on a terminal', () => {
     expect(await read('\x1b[A\x1b[A\x1b[A\x1b[A\r')).toBe('make');
     // Four lines in all (make, git log, what is this?, ls): a fifth Up stays at the oldest.
     expect(await read('\x1b[A\x1b[A\x1b[A\x1b[A\x1b[A\r')).toBe('ls');
+    // Ctrl-R searches the same history.
+    input.addShellHistory(['git rebase -i main']);
+    expect(await read('\x12rebase\r')).toBe('git rebase -i main');
   });
 
   it('keeps a line holding a secret whole for Up, and writes it to its file only redacted', async () => {
