@@ -3,7 +3,7 @@
 // shell's history whatever the rc file says, and a line holding a secret runs whole but reaches the
 // shell's history (in memory and in its file) only redacted.
 
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -94,4 +94,13 @@ describe.each(['bash', 'zsh'] as const)('%s', (kind) => {
     expect(file).toContain(bearer.redacted);
     expect(file).toContain('echo after-it');
   });
+});
+
+it('bash: writes no history file at the end when the rc file unset HISTFILE', async () => {
+  const { run, runner } = start('bash');
+  writeFileSync(path.join(home, '.bashrc'), '');
+  await run('unset HISTFILE');
+  await run('echo some-line');
+  await runner.close();
+  expect(readdirSync(home).filter((name) => /hist/.test(name))).toEqual([]);
 });

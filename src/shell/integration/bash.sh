@@ -210,8 +210,9 @@ __aish_query() {
     histsave)
       # Asked as aish ends, before the hangup: bash hung up just after a bound function ran (aish
       # asks for the jobs then) exits without writing the lines of this session to HISTFILE.
+      # (A person who unset HISTFILE keeps no history file: history -a is not left to pick one.)
       out=
-      history -a 2>/dev/null
+      [[ -n ${HISTFILE-} ]] && history -a 2>/dev/null
       ;;
     histadd)
       # A line aish typed with a leading space because it held a secret, as aish redacted it: it
