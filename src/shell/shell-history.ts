@@ -35,15 +35,26 @@ export function parseShellHistory(kind: SessionShell, bytes: Uint8Array, opts: P
   return newestFirst(entries, opts.max ?? Infinity);
 }
 
+/** What is read first: enough for a thousand lines of most histories, parsed in a few ms. */
+const FIRST_READ_BYTES = 256 * 1024;
+
 /**
- * The commands of the history file `file` (newest first), read as `readRegularFileTail` reads; none
- * when it is not there, not a regular file, or cannot be read. Never throws.
+ * The commands of the history file `file` (newest first), at most `max`, read as
+ * `readRegularFileTail` reads: its last 256 KiB, and its last `maxBytes` when those held fewer
+ * than `max` commands (parsing 4 MiB holds the event loop for a fifth of a second). None when it
+ * is not there, not a regular file, or cannot be read. Never throws.
  */
 export function readShellHistory(kind: SessionShell, file: string, opts: { maxBytes?: number; max?: number } = {}): string[] {
   if (file === '') return [];
-  const read = readRegularFileTail(file, opts.maxBytes ?? SHELL_HISTORY_MAX_BYTES);
-  if (isRefused(read) || read instanceof Error) return [];
-  return parseShellHistory(kind, read.bytes, { cut: read.cut, ...(opts.max !== undefined ? { max: opts.max } : {}) });
+  const maxBytes = opts.maxBytes ?? SHELL_HISTORY_MAX_BYTES;
+  const max = opts.max ?? Infinity;
+  for (const bytes of [Math.min(FIRST_READ_BYTES, maxBytes), maxBytes]) {
+    const read = readRegularFileTail(file, bytes);
+    if (isRefused(read) || read instanceof Error) return [];
+    const entries = parseShellHistory(kind, read.bytes, { cut: read.cut, max });
+    if (!read.cut || entries.length >= max || bytes === maxBytes) return entries;
+  }
+  return [];
 }
 
 function bashEntries(lines: string[], cut: boolean): string[] {

@@ -76,6 +76,13 @@ describe('readShellHistory', () => {
     expect(tail.every((line) => /^echo line-\d+$/.test(line))).toBe(true);
   });
 
+  it('reads further back when the last 256 KiB hold fewer lines than asked for', () => {
+    const repeated = 'echo the-same-line\n'.repeat(20_000);
+    writeFileSync(at('repetitive'), `echo early-one\necho early-two\n${repeated}`);
+    expect(readShellHistory('bash', at('repetitive'), { max: 10 })).toEqual(['echo the-same-line', 'echo early-two', 'echo early-one']);
+    expect(readShellHistory('bash', at('repetitive'), { max: 1 })).toEqual(['echo the-same-line']);
+  });
+
   it('reads nothing from a FIFO, a device, a folder or a file that is not there', () => {
     execFileSync('mkfifo', [at('fifo')]);
     for (const file of [at('fifo'), '/dev/zero', dir, at('missing'), '']) expect(readShellHistory('zsh', file, { maxBytes: 1024 })).toEqual([]);
