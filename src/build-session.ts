@@ -293,6 +293,7 @@ function shellRunner(
     ...(io.onResize ? { onResize: (listener: () => void) => io.onResize!(listener) } : {}),
     onShellExit: hooks.onExit,
     onTypeahead: hooks.onTypeahead,
+    redact: opts.secrets.redact,
   });
 }
 

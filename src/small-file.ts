@@ -2,7 +2,7 @@
 // ever wedging aish: a FIFO would block the open, a link to /dev/zero or /dev/tty would read for
 // ever, and a read that never ends holds the event loop, so not even SIGTERM is handled. The file
 // is opened without blocking and checked on the open descriptor (what was checked is what is read),
-// and the read stops at a cap.
+// and the read stops at a cap, or takes only the tail of a file that may be large (a shell history).
 
 import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, type Stats } from 'node:fs';
 import path from 'node:path';
@@ -22,6 +22,38 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants
  * caller to judge. Never blocks, never throws.
  */
 export function readSmallRegularFile(file: string, maxBytes: number, within?: string): Uint8Array | Refused | NodeJS.ErrnoException {
+  return withRegularFile(file, within, (fd, st) => {
+    const tooLarge = { refused: `is larger than ${formatBytes(maxBytes)} (aish reads no larger config)` };
+    if (st.size > maxBytes) return tooLarge;
+    // Read to the end, as the size may have changed since fstat: one byte over the cap is enough to know.
+    let buffer = Buffer.alloc(st.size + 1);
+    let filled = 0;
+    for (let n; (n = readSync(fd, buffer, filled, buffer.length - filled, null)) > 0; ) {
+      filled += n;
+      if (filled > maxBytes) return tooLarge;
+      if (filled === buffer.length) buffer = Buffer.concat([buffer, Buffer.alloc(Math.min(buffer.length, maxBytes + 1 - buffer.length))]);
+    }
+    return buffer.subarray(0, filled);
+  });
+}
+
+/**
+ * The last `maxBytes` bytes at most of `file` (a log that only grows, a shell's history), when it is
+ * a regular file after resolving links; `cut` when they are not the whole file. Otherwise why not,
+ * or the error of resolving or opening it, as `readSmallRegularFile`. Never blocks, never throws.
+ */
+export function readRegularFileTail(file: string, maxBytes: number): { bytes: Uint8Array; cut: boolean } | Refused | NodeJS.ErrnoException {
+  return withRegularFile(file, undefined, (fd, st) => {
+    const start = Math.max(0, st.size - maxBytes);
+    const buffer = Buffer.alloc(Math.min(st.size, maxBytes));
+    let filled = 0;
+    for (let n; filled < buffer.length && (n = readSync(fd, buffer, filled, buffer.length - filled, start + filled)) > 0; ) filled += n;
+    return { bytes: buffer.subarray(0, filled), cut: start > 0 };
+  });
+}
+
+/** Opens `file` without blocking, checks on the descriptor that it is a regular file, and reads it with `read`. */
+function withRegularFile<T>(file: string, within: string | undefined, read: (fd: number, st: Stats) => T): T | Refused | NodeJS.ErrnoException {
   let real: string;
   try {
     real = realpathSync(file);
@@ -42,17 +74,7 @@ export function readSmallRegularFile(file: string, maxBytes: number, within?: st
     const st = fstatSync(fd);
     if (st.isDirectory()) return Object.assign(new Error(`EISDIR: illegal operation on a directory, read '${file}'`), { code: 'EISDIR' });
     if (!st.isFile()) return { refused: `is not a regular file (${kindOf(st)})` };
-    const tooLarge = { refused: `is larger than ${formatBytes(maxBytes)} (aish reads no larger config)` };
-    if (st.size > maxBytes) return tooLarge;
-    // Read to the end, as the size may have changed since fstat: one byte over the cap is enough to know.
-    let buffer = Buffer.alloc(st.size + 1);
-    let filled = 0;
-    for (let n; (n = readSync(fd, buffer, filled, buffer.length - filled, null)) > 0; ) {
-      filled += n;
-      if (filled > maxBytes) return tooLarge;
-      if (filled === buffer.length) buffer = Buffer.concat([buffer, Buffer.alloc(Math.min(buffer.length, maxBytes + 1 - buffer.length))]);
-    }
-    return buffer.subarray(0, filled);
+    return read(fd, st);
   } catch (err) {
     return err as NodeJS.ErrnoException;
   } finally {

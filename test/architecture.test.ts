@@ -36,7 +36,7 @@ const LAYERS: Record<string, readonly string[]> = {
   'vendor-load': ['code-cache'],
   // Writes a file only its owner may read, whole (temp file, then rename).
   'private-file': [],
-  // Reads a small regular file without blocking: a project's config candidate.
+  // Reads a small regular file without blocking: a project's config candidate, a shell's history.
   'small-file': [],
   config: ['errors', 'is-record', 'private-file', 'small-file'],
   // Checkpoints of a tree in a shadow git repository, and putting its files back (`:undo`).
@@ -53,7 +53,7 @@ const LAYERS: Record<string, readonly string[]> = {
   // The rules that find secrets by shape, loaded when first needed (dist/secret-rules.js).
   'secret-rules': ['code-cache', 'safety'],
   history: ['context', 'errors', 'is-record', 'private-file'],
-  shell: ['config', 'context', 'line-router'],
+  shell: ['config', 'context', 'line-router', 'small-file'],
   memory: ['broker', 'config', 'context', 'errors', 'history', 'is-record', 'safety'],
   // The current directory's git work tree: the [project] block, @file mentions, git diff.
   project: ['config', 'errors', 'shell'],

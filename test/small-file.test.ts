@@ -1,12 +1,12 @@
 // readSmallRegularFile (src/small-file.ts): a regular file's bytes, after its links; why not for
 // what would wedge a read (a FIFO, a device, a file over the cap) or leave its folder; the error of
-// a file that is not there or a folder. Never blocks.
+// a file that is not there or a folder. Never blocks. readRegularFileTail: the same checks, the last bytes.
 
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readSmallRegularFile } from '../src/small-file.js';
+import { readRegularFileTail, readSmallRegularFile } from '../src/small-file.js';
 import { tempDir } from './support/temp-dir.js';
 
 describe('readSmallRegularFile', () => {
@@ -45,5 +45,23 @@ describe('readSmallRegularFile', () => {
     ['a folder', 'folder.json', 'EISDIR'],
   ])('returns the error of %s', (_what, name, code) => {
     expect(readSmallRegularFile(at(name), 1024)).toMatchObject({ code });
+  });
+});
+
+describe('readRegularFileTail', () => {
+  const dir = tempDir('aish-file-tail-');
+  const at = (name: string) => path.join(dir, name);
+  writeFileSync(at('log'), '0123456789');
+  execFileSync('mkfifo', [at('fifo')]);
+
+  it('reads a file within the cap whole, and only the last bytes of a larger one', () => {
+    expect(readRegularFileTail(at('log'), 10)).toEqual({ bytes: Buffer.from('0123456789'), cut: false });
+    expect(readRegularFileTail(at('log'), 4)).toEqual({ bytes: Buffer.from('6789'), cut: true });
+  });
+
+  it('refuses what readSmallRegularFile refuses', () => {
+    expect(readRegularFileTail(at('fifo'), 4)).toEqual({ refused: 'is not a regular file (a FIFO)' });
+    expect(readRegularFileTail('/dev/zero', 4)).toEqual({ refused: 'is not a regular file (a character device)' });
+    expect(readRegularFileTail(at('missing'), 4)).toMatchObject({ code: 'ENOENT' });
   });
 });

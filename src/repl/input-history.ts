@@ -41,6 +41,15 @@ export async function appendInputHistory(file: string, entry: string, max: numbe
   }
 }
 
+/**
+ * One history for Up and Ctrl-R: aish's own entries (newest first) before the shell's (its
+ * `$HISTFILE`, newest first), which are older than anything typed in aish; each line once, where it
+ * comes first; at most `max`. Pure. aish's own come first whole, so an index into them stays valid.
+ */
+export function mergeHistories(aishNewestFirst: readonly string[], shellNewestFirst: readonly string[], max: number): string[] {
+  return newestFirst([...aishNewestFirst, ...shellNewestFirst].reverse(), max);
+}
+
 /** One whole line, or nothing. */
 function appendLine(file: string, entry: string): void {
   const fd = openSync(file, 'a', 0o600);

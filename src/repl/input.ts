@@ -11,7 +11,7 @@ import { neutralize } from '../render/sanitize.js';
 import { loadWidths } from '../render/text-width.js';
 import type { KeyQuestion } from '../safety/confirm.js';
 import type { BackgroundLines } from './background-lines.js';
-import { appendInputHistory, loadInputHistory } from './input-history.js';
+import { appendInputHistory, loadInputHistory, mergeHistories } from './input-history.js';
 import { PipedLineReader, type Completer, type LineReader } from './line-reader.js';
 import { TerminalLineReader, type RouteSign, type TerminalReaderOptions } from './terminal-reader.js';
 import path from 'node:path';
@@ -70,6 +70,11 @@ export class ReplInput {
   #prefill: string | null = null;
   #historySave: Promise<void> = Promise.resolve();
   #historyWarned = false;
+  /** The history the line editor holds (the same array: what joins it here, Up reaches). */
+  #history: string[] | null = null;
+  #historySize = 0;
+  /** The shell's own history, when it came before the line editor was opened. */
+  #shellHistory: readonly string[] = [];
 
   constructor(io: Io) {
     this.#io = io;
@@ -92,6 +97,9 @@ export class ReplInput {
         this.#status(`input history not loaded: ${errorMessage(err)}`);
       }
     }
+    history = mergeHistories(history, this.#shellHistory, size);
+    this.#history = history;
+    this.#historySize = size;
     const inputrc = setup.inputrc ?? {};
     this.#reader = this.#terminal = new TerminalLineReader(this.#io, {
       history,
@@ -120,6 +128,22 @@ export class ReplInput {
       ...(setup.suggestModel ? { suggestModel: setup.suggestModel } : {}),
     });
     if (this.#ended) this.#reader.close();
+  }
+
+  /**
+   * The shell's own history (its `$HISTFILE`, newest first), which comes once the session's shell
+   * has started: it joins the history Up and Ctrl-R go through, older than every line of aish's.
+   * Only in memory: the input history file is aish's alone.
+   */
+  addShellHistory(entries: readonly string[]): void {
+    const history = this.#history;
+    if (!history) {
+      this.#shellHistory = entries;
+      return;
+    }
+    // The line editor holds this very array: it is changed in place, aish's own lines first and
+    // as they were, so a line being recalled stays where it is.
+    history.splice(0, history.length, ...mergeHistories(history, entries, this.#historySize));
   }
 
   /** Draws the line being typed again (an answer about its route came). */

@@ -23,6 +23,7 @@ import type { Conversation } from './conversation.js';
 import type { ReaderSetup, ReplInput } from './input.js';
 import { shellWantsMore } from '../shell/incomplete.js';
 import { RouteSigns } from './route-sign.js';
+import { ShellFollow } from './shell-follow.js';
 
 /** On a terminal, how long after the prompt the session's shell starts (unless a line needs it first). */
 const SHELL_START_DELAY_MS = 100;
@@ -61,12 +62,13 @@ export class Repl {
   #current: AbortController | null = null;
   /** On a terminal, the configured MCP servers connecting behind the prompt. */
   #mcpStart: BackgroundConnect | null = null;
-  /** The editing mode the session's shell is in, once it said. */
-  #mode: 'vi' | 'emacs' | undefined;
+  /** What the line follows of the session's shell: its editing mode and history. */
+  readonly #follow: ShellFollow;
 
   constructor(parts: ReplParts) {
     this.#parts = parts;
     this.render = parts.render;
+    this.#follow = new ShellFollow(parts.shell, parts.input, parts.reader.historySize);
   }
 
   /** Runs the loop until end of input or :quit; resolves to the exit code. */
@@ -80,14 +82,18 @@ export class Repl {
       onInterrupt: () => this.interrupt(),
       sign: (line) => signs.sign(line),
       incomplete: async (text) => (await this.route(text)).kind === 'shell' && (await shellWantsMore(text, this.#parts.env.PATH)),
-      mode: () => this.#mode,
+      mode: () => this.#follow.mode,
     });
     if (io.isTTY && !this.#parts.promptShown) this.render.status(this.#parts.banner);
     // The session's shell starts behind the prompt: only the first shell line waits for it. On a
     // terminal it starts a moment later (or with the first line that needs it), so the first keys
     // typed are echoed before its start-up takes the event loop.
-    if (io.isTTY) setTimeout(() => shell.startSession(), SHELL_START_DELAY_MS).unref();
-    else shell.startSession();
+    const startShell = () => {
+      shell.startSession();
+      if (io.isTTY) this.#follow.started();
+    };
+    if (io.isTTY) setTimeout(startShell, SHELL_START_DELAY_MS).unref();
+    else startShell();
     // On a terminal the prompt comes first and the servers connect behind it; a script's lines
     // still run against a session whose servers are connected, as before.
     if (io.isTTY) this.#mcpStart = new BackgroundConnect(mcp, config);
@@ -97,7 +103,7 @@ export class Repl {
     try {
       if (this.#parts.resume !== undefined) await this.#resumeAtStart(this.#parts.resume);
       for (;;) {
-        if (io.isTTY) void this.#askMode();
+        if (io.isTTY) await this.#follow.beforePrompt();
         const line = await input.nextLine(this.#parts.prompt, async (typed) => (await this.route(typed)).kind === 'ai');
         if (line === null) break;
         await this.handleLine(line, input.flipped);
@@ -133,14 +139,6 @@ export class Repl {
       return;
     }
     if (!this.#parts.io.isTTY) this.#parts.input.quit(130);
-  }
-
-  /** The editing mode the session's shell is in (`set -o vi`, `bindkey -v`): the line being typed follows it. */
-  async #askMode(): Promise<void> {
-    const mode = await this.#parts.shell.editingMode();
-    if (!mode || mode === this.#mode) return;
-    this.#mode = mode;
-    this.#parts.input.modeChanged();
   }
 
   /** aish was stopped (SIGTSTP from outside) and continued: the terminal is taken back. */
@@ -185,7 +183,8 @@ export class Repl {
         await dispatchMeta(stripContinuations(route.payload), this.#parts.commands, signal);
         return;
       case 'shell':
-        await this.#runShellLine(route.payload, route.rule === 'known-command' || route.rule === 'shell-knows', signal);
+        // Typed with a leading space, it stays out of the shell's history as out of aish's.
+        await this.#runShellLine(route.payload, route.rule === 'known-command' || route.rule === 'shell-knows', signal, raw.startsWith(' '));
         return;
       case 'ai':
         await this.#parts.conversation.ask(stripContinuations(route.payload), signal);
@@ -215,12 +214,12 @@ export class Repl {
    * once (`make it faster`) was probably a question: on a terminal, the person is offered to ask
    * the model instead, and the failed run is then left out of what the model is sent.
    */
-  async #runShellLine(line: string, knownCommand: boolean, signal: AbortSignal): Promise<void> {
+  async #runShellLine(line: string, knownCommand: boolean, signal: AbortSignal, outOfHistory: boolean): Promise<void> {
     const { shell, core, input } = this.#parts;
     const started = Date.now();
     const before = core.pending.text;
     // With `undo.typed`, a typed line gets a checkpoint too.
-    await this.#parts.undo.around({ command: line, origin: 'typed' }, shell.cwd, () => shell.run(line, signal));
+    await this.#parts.undo.around({ command: line, origin: 'typed' }, shell.cwd, () => shell.run(line, signal, { outOfHistory }));
     if (!this.#parts.io.isTTY || !knownCommand || signal.aborted) return;
     if (!misfiredProse(line, shell.lastStatus, Date.now() - started)) return;
     const answer = await input.askKey(plainQuestion('ask the model instead? [Y/n] ', 'yn', 'y'));

@@ -173,17 +173,22 @@ export class ShellSession {
     this.#cwd = opts.cwd;
   }
 
+  /** Which shell this is (its history file's format). */
+  get kind(): SessionShell {
+    return this.#opts.kind;
+  }
+
   /** The shell's current directory, as of the end of the last command. */
   get cwd(): string {
     return this.#cwd;
   }
 
-  /** The shell is up and has read its rc files (a question to it is answered at once). */
-  /** Which shell this is. */
-  get kind(): SessionShell {
-    return this.#opts.kind;
+  /** `start` was called (the shell is starting or up) and it has not died since. */
+  get started(): boolean {
+    return this.#ready !== null && this.#phase !== 'dead' && !this.#closed;
   }
 
+  /** The shell is up and has read its rc files (a question to it is answered at once). */
   get alive(): boolean {
     return this.#phase === 'idle' || this.#phase === 'running' || this.#phase === 'querying';
   }
@@ -546,8 +551,9 @@ export class ShellSession {
         if (again) clearInterval(again);
         resolve(run);
       };
-      // Nobody types into a piped run: its input is at its end, as before the session.
-      const line = opts.inputEnds ? `{ ${command}\n} </dev/null` : command;
+      // Nobody types into a piped run: its input is at its end, as before the session. A leading
+      // space stays first, where the shell looks for it (`ignorespace`: kept out of its history).
+      const line = opts.inputEnds ? `${/^ */.exec(command)![0]}{ ${command.trimStart()}\n} </dev/null` : command;
       const current: Current = { started: false, keys: '', incomplete: false, interrupting: false, line, swallowed: 0, retype: false, ctrlC: false, before: '', opts, resolve: done, command };
       this.#current = current;
       opts.signal?.addEventListener('abort', onAbort);
@@ -616,10 +622,11 @@ export class ShellSession {
   }
 
   /**
-   * Asks the idle shell a question its integration answers (`kind <word>`, `env`) without
-   * running a command: nothing reaches its history. Null when it does not answer in time.
+   * Asks the idle shell a question its integration answers (`kind <word>`, `env`, `histfile`)
+   * without running a command: nothing reaches its history (`histadd <line>` puts that line there
+   * and answers nothing). Null when it does not answer in time.
    */
-  query(op: 'kind' | 'env' | 'jobs' | 'keys', arg = '', timeoutMs = 2000): Promise<string | null> {
+  query(op: 'kind' | 'env' | 'jobs' | 'keys' | 'histfile' | 'histadd', arg = '', timeoutMs = 2000): Promise<string | null> {
     return this.#serial(async () => {
       const ok = await this.#whenReady();
       return ok ? this.#ask(op, arg, timeoutMs) : null;
@@ -631,7 +638,7 @@ export class ShellSession {
    * it is busy, and null after `timeoutMs` whatever it is doing. For a key the person pressed
    * (Tab), where a late answer is no answer.
    */
-  queryIdle(op: 'complete', arg: string, timeoutMs: number): Promise<string | null> {
+  queryIdle(op: 'complete' | 'histsave', arg: string, timeoutMs: number): Promise<string | null> {
     // A query in flight (the route sign asks what a word is while the person types) is quick: Tab waits for it.
     if (!this.alive || (this.#phase !== 'idle' && this.#phase !== 'querying')) return Promise.resolve(null);
     let expired = false;

@@ -3,8 +3,9 @@
 // joins the pending buffer for the next question. Without a session (a shell aish has no
 // integration for, `shell.session: false`, or one that cannot start) each line runs in its own
 // `$SHELL -c`, where `cd`, `export` and `unset` change aish's own state instead. Knows the shell's
-// directory, exported environment and last exit status. Approved `CMD:` lines run here too,
-// exactly as if typed.
+// directory, exported environment, last exit status and history file; a line holding a secret
+// reaches the shell's history only redacted. Approved `CMD:` lines run here too, exactly as if
+// typed.
 
 import { statSync, type Stats } from 'node:fs';
 import path from 'node:path';
@@ -17,6 +18,7 @@ import { parseCompletion, type ShellCompletion } from './completion-answer.js';
 import { isInteractiveCommand } from './interactive.js';
 import { runShell } from './run-shell.js';
 import type { SessionRun, ShellSession } from './session.js';
+import { readShellHistory } from './shell-history.js';
 
 /** How an exec frame ends: the exit code, the signal, or why the command never started. */
 export interface ExecEnd {
@@ -62,6 +64,14 @@ export interface ShellRunnerParts {
   onTypeahead?: (lines: string[]) => void;
   /** `exit` (or `logout`) ended the shell: aish ends too, with the shell's exit code. */
   onShellExit?: (code: number) => void;
+  /** The session's one redactor: a line holding a secret reaches the shell's history only redacted. */
+  redact: (text: string) => string;
+}
+
+/** How a typed line runs. */
+export interface RunHow {
+  /** Kept out of the shell's history (typed with a leading space, as the shells' `ignorespace`). */
+  outOfHistory?: boolean;
 }
 
 export class ShellRunner {
@@ -70,6 +80,10 @@ export class ShellRunner {
   #lastStatus = 0;
   /** Aborted once aish is ending: see `terminate`. */
   readonly #ending = new AbortController();
+  /** Where the session's shell keeps its history (`$HISTFILE`), asked once: see `shellHistory`. */
+  #historyFile: Promise<string | null> | null = null;
+  /** The session's shell being ended: by `close` or `terminate`, whichever came first. */
+  #closing: Promise<void> | null = null;
 
   /** A command ran since the environment was last read from the session's shell. */
   #envStale = false;
@@ -182,8 +196,8 @@ export class ShellRunner {
   async editingMode(): Promise<'vi' | 'emacs' | undefined> {
     if (this.#keys) return this.#keys;
     const session = this.#session;
-    if (!session) return undefined;
-    // A shell still starting is waited for (query does): its rc file may say `bindkey -v`.
+    // Never the one to start the shell (it starts behind the prompt); one starting is waited for.
+    if (!session || !session.started) return undefined;
     const answer = (await session.query('keys', '', 1000))?.split(' ') ?? [];
     const mode = answer[0];
     if (mode !== 'vi' && mode !== 'emacs') return undefined;
@@ -212,6 +226,11 @@ export class ShellRunner {
     };
   }
 
+  /** Whether the session's shell is up (or starting): questions to it are answered soon. */
+  get sessionStarted(): boolean {
+    return this.#session?.started ?? false;
+  }
+
   /** The answer `wordKind` keeps for `word`, if any. */
   knownKind(word: string): WordKind | null | undefined {
     return this.#kinds.get(word);
@@ -226,6 +245,24 @@ export class ShellRunner {
     }
     // A program installed by the command may now be on PATH.
     for (const [word, kind] of this.#kinds) if (kind === null) this.#kinds.delete(word);
+  }
+
+  /**
+   * The person's own shell history, newest first, at most `max`: the session shell's `$HISTFILE`
+   * (asked of the shell: the variable is seldom exported), read as shell-history.ts reads it.
+   * Waits for the session to start; empty without a session or a history file. Never rejects.
+   */
+  async shellHistory(max: number): Promise<string[]> {
+    const session = this.#session;
+    if (!session || !(await session.start())) return [];
+    const file = await this.#askHistoryFile(session);
+    if (!file) return [];
+    return readShellHistory(session.kind, path.resolve(this.#state.cwd, file), { max });
+  }
+
+  #askHistoryFile(session: ShellSession): Promise<string | null> {
+    this.#historyFile ??= session.query('histfile');
+    return this.#historyFile;
   }
 
   /** Starts the session's shell behind the prompt (a line that needs it waits for it). */
@@ -251,10 +288,13 @@ export class ShellRunner {
   }
 
   /** Runs `command` as a typed shell line. Never rejects for the command's own failures. */
-  async run(command: string, signal: AbortSignal): Promise<void> {
+  async run(command: string, signal: AbortSignal, how: RunHow = {}): Promise<void> {
     const session = this.#session;
     if (session && (await session.start())) {
-      await this.#runInSession(session, command, signal);
+      // On a terminal the shell is asked where its history is before the first line runs, so Up
+      // reaches that history once the line is done.
+      if (this.#parts.isTTY) void this.#askHistoryFile(session);
+      await this.#runInSession(session, command, signal, how);
       return;
     }
     const { view, shell, isTTY } = this.#parts;
@@ -323,8 +363,13 @@ export class ShellRunner {
    * answers to its questions included), its output is shown as it comes (as plain lines from a
    * pipe) and captured as the text a terminal showed.
    */
-  async #runInSession(session: ShellSession, command: string, signal: AbortSignal): Promise<void> {
+  async #runInSession(session: ShellSession, command: string, signal: AbortSignal, how: RunHow): Promise<void> {
     const { view, shell, isTTY } = this.#parts;
+    // A line holding a secret runs whole, but reaches the shell's history (and its file) redacted:
+    // it is typed with a leading space, which the shell keeps out (the integration makes sure of
+    // `ignorespace`), and its redacted text is put in its place once it has run.
+    const redacted = historyText(command, this.#parts.redact);
+    const typed = how.outOfHistory || redacted !== command ? ` ${command}` : command;
     const capture = new OutputCapture(shell.capture_max_chars);
     const plain = new PlainLines((text) => view.execOutput(text));
     view.execBegin(command);
@@ -335,7 +380,7 @@ export class ShellRunner {
     });
     let run: SessionRun;
     try {
-      run = await session.run(command, {
+      run = await session.run(typed, {
         onOutput: (raw) => {
           capture.push(raw);
           if (isTTY) view.execOutput(raw);
@@ -349,6 +394,9 @@ export class ShellRunner {
       resized?.();
     }
     plain.end();
+    // What the shell cancelled or never got (an unclosed quote, a refused line) has no place there.
+    const ran = !run.shellEnded && !run.incomplete && !run.error;
+    if (ran && !how.outOfHistory && redacted !== null && redacted !== command) await session.query('histadd', redacted, 1000);
     this.#envStale = true;
     // The redactor knows a secret by the name it was exported under (`export STRIPE_KEY=…`) from
     // the next line on: the environment is read now, while the person looks at the output.
@@ -374,12 +422,25 @@ export class ShellRunner {
    */
   terminate(): void {
     this.#ending.abort();
-    void this.#parts.session?.close();
+    void this.close();
   }
 
-  /** Ends the session's shell (SIGHUP to it and its jobs); resolves once it is gone. */
+  /**
+   * Ends the session's shell (SIGHUP to it and its jobs), its history written first; resolves
+   * once it is gone.
+   */
   close(): Promise<void> {
-    return this.#parts.session?.close() ?? Promise.resolve();
+    this.#closing ??= this.#closeSession();
+    return this.#closing;
+  }
+
+  async #closeSession(): Promise<void> {
+    const session = this.#parts.session;
+    if (!session) return;
+    // bash hung up just after answering a query (the session asks for its jobs as it ends) exits
+    // without writing its history file: an idle bash writes it first, as `exit` would have.
+    if (session.kind === 'bash') await session.queryIdle('histsave', '', 300);
+    await session.close();
   }
 }
 
@@ -400,6 +461,18 @@ function statOf(p: string): Stats | undefined {
 
 /** Commands that may change the editing mode (`set -o vi`, `bindkey -v`, `bind`, an rc file read again). */
 const MAY_CHANGE_KEYS = /\b(set|bindkey|bind|source|exec)\b|(^|[\s;&|])\.\s/;
+
+/**
+ * `command` as the shell's history may keep it: redacted; null when it cannot be redacted (the
+ * shape rules did not load), and then it is kept out.
+ */
+function historyText(command: string, redact: (text: string) => string): string | null {
+  try {
+    return redact(command);
+  } catch {
+    return null;
+  }
+}
 
 /** The first word of a command, for `[vim: full-screen program]`. */
 function programName(command: string): string {

@@ -165,7 +165,7 @@ describe('NorrisBox', () => {
     const notes: string[] = [];
     const view = { execBegin: () => {}, execOutput: () => {}, execEnd: () => {}, info: () => {}, status: () => {}, error: () => {} };
     const cwd = path.join(dir, 'home', 'tree');
-    const shell = new ShellRunner({ shell: config(norris).shell, cwd, env, isTTY: false, view, pending, session: null });
+    const shell = new ShellRunner({ shell: config(norris).shell, cwd, env, isTTY: false, view, pending, session: null, redact: (text) => text });
     const box = new NorrisBox({ config: config(norris), env, shell, note: (t) => notes.push(t) });
     return { box, pending, notes, cwd };
   };

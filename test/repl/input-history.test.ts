@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { expect, it } from 'vitest';
-import { appendInputHistory, loadInputHistory } from '../../src/repl/input-history.js';
+import { describe, expect, it } from 'vitest';
+import { appendInputHistory, loadInputHistory, mergeHistories } from '../../src/repl/input-history.js';
 import { tempDir } from '../support/temp-dir.js';
 
 it('appends from several sessions, de-duplicates newest-first and caps', async () => {
@@ -30,4 +30,16 @@ it('skips blank and multi-line entries', async () => {
   await appendInputHistory(file, '   ', 5);
   await appendInputHistory(file, 'a\nb', 5);
   expect(await loadInputHistory(file, 5)).toEqual([]);
+});
+
+describe('mergeHistories', () => {
+  it.each([
+    ['aish\'s own entries first, then the shell\'s', ['ls', 'ask me'], ['make', 'pwd'], 10, ['ls', 'ask me', 'make', 'pwd']],
+    ['a line in both once, where aish has it', ['git status', 'ls'], ['ls', 'make'], 10, ['git status', 'ls', 'make']],
+    ['a repeated shell line once', [], ['ls', 'ls', 'pwd'], 10, ['ls', 'pwd']],
+    ['capped at max, aish\'s kept first', ['a', 'b'], ['c', 'd'], 3, ['a', 'b', 'c']],
+    ['no shell history', ['a'], [], 10, ['a']],
+  ])('%s', (_what, aish, shell, max, merged) => {
+    expect(mergeHistories(aish, shell, max)).toEqual(merged);
+  });
 });

@@ -203,6 +203,23 @@ __aish_query() {
       __aish_complete "$arg"
       out=$__aish_v
       ;;
+    histfile)
+      # Where the person's history is kept (HISTFILE is rarely exported): aish's Up reaches it.
+      out=$HISTFILE
+      ;;
+    histsave)
+      # Asked as aish ends, before the hangup: bash hung up just after a bound function ran (aish
+      # asks for the jobs then) exits without writing the lines of this session to HISTFILE.
+      # (A person who unset HISTFILE keeps no history file: history -a is not left to pick one.)
+      out=
+      [[ -n ${HISTFILE-} ]] && history -a 2>/dev/null
+      ;;
+    histadd)
+      # A line aish typed with a leading space because it held a secret, as aish redacted it: it
+      # takes the place the line would have had in the history.
+      out=
+      [[ -o history ]] && history -s -- "$arg"
+      ;;
     env)
       out=
       for n in $(compgen -e); do
@@ -226,6 +243,12 @@ PS2='\[\e]6973;P;'"$__aish_k"'\a\]'
 PROMPT_DIRTRIM=
 # A stray end of input (aish's, for a piped run) must never end the session's shell.
 IGNOREEOF=1000
+# A line typed with a leading space stays out of the history, whatever the rc file chose: aish
+# types a line holding a secret so (and adds it redacted), and keeps such a line out of its own.
+case :$HISTCONTROL: in
+  *:ignorespace:*|*:ignoreboth:*) ;;
+  *) HISTCONTROL=${HISTCONTROL:+$HISTCONTROL:}ignorespace ;;
+esac
 for __aish_m in emacs vi-insert vi-command; do
   bind -m "$__aish_m" 'set enable-bracketed-paste on' 2>/dev/null
   bind -m "$__aish_m" '"\e[9901~": kill-whole-line' 2>/dev/null

@@ -103,6 +103,16 @@ __aish_query() {
       __aish_complete "$arg"
       out=$__aish_v
       ;;
+    histfile)
+      # Where the person's history is kept: aish's Up reaches it.
+      out=$HISTFILE
+      ;;
+    histadd)
+      # A line aish typed with a leading space because it held a secret, as aish redacted it (the
+      # line itself, still held until the next one, goes as this one comes).
+      out=
+      print -s -r -- "$arg"
+      ;;
     env)
       out=
       for n in ${(k)parameters[(R)*export*]}; do
@@ -120,6 +130,9 @@ typeset -ga precmd_functions preexec_functions
 precmd_functions=(__aish_status ${precmd_functions:#__aish_*} __aish_done)
 preexec_functions=(${preexec_functions:#__aish_*} __aish_preexec)
 setopt ignore_eof
+# A line typed with a leading space stays out of the history, whatever the rc file chose: aish
+# types a line holding a secret so (and adds it redacted), and keeps such a line out of its own.
+setopt hist_ignore_space
 unsetopt prompt_sp
 PROMPT_EOL_MARK=''
 PS1=$'%{\e]6973;R;'"$__aish_k"$'\a%}'
