@@ -3,6 +3,7 @@
 // the lower layer (the real directory, untouched) and the merged view (what the command saw) say
 // what each became. A deletion is a lower entry the merged view lacks, which covers the kernel's
 // whiteouts and opaque directories (a folder removed and made again) without reading their marks.
+// What a command made in the preview's /tmp, which starts empty, is read on its own (readCreated).
 
 import { closeSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, type Dirent, type Stats } from 'node:fs';
 import path from 'node:path';
@@ -95,6 +96,35 @@ export function readOverlayChanges(layers: OverlayLayers, limit = DEFAULT_ENTRY_
     return { ...change, files };
   };
 
+  walk('');
+  return { changes, complete: budget > 0 };
+}
+
+/**
+ * What a command made in a folder that started empty (the preview's private /tmp, a scratch folder
+ * bound there), each path reported under `shownAs`. `mountPoints` (under `shownAs`) are where the
+ * box mounted something (the tree, the home folder, a hidden place, when under /tmp): made by the
+ * box, not the command, so neither they nor the folders above them count as created.
+ */
+export function readCreated(dir: string, shownAs: string, mountPoints: readonly string[], limit = DEFAULT_ENTRY_LIMIT): OverlayReading {
+  const changes: FileChange[] = [];
+  let budget = limit;
+  const walk = (rel: string): void => {
+    for (const entry of entriesOrEmpty(path.join(dir, rel))) {
+      if (budget-- <= 0) return;
+      const p = path.join(rel, entry.name);
+      const shown = path.join(shownAs, p);
+      if (mountPoints.includes(shown)) continue;
+      const st = lstatOrNull(path.join(dir, p));
+      if (!st) continue;
+      if (st.isDirectory() && mountPoints.some((m) => m.startsWith(`${shown}/`))) {
+        walk(p);
+        continue;
+      }
+      const files = st.isDirectory() ? { files: countFiles(path.join(dir, p), () => budget-- > 0) } : {};
+      changes.push({ kind: 'create', path: shown, type: typeOf(st), ...files });
+    }
+  };
   walk('');
   return { changes, complete: budget > 0 };
 }

@@ -2,10 +2,11 @@
 // that runs a command in it. Two namespaces, both the kernel's: `unshare` makes a user and mount
 // namespace where a short sh script mounts one overlay per folder (upper and work layers in a
 // scratch folder of aish's), then runs the Norris box's bubblewrap with those overlays bound over
-// the real folders, no network, a private /tmp and the secret places hidden. On fd 3 come
-// bwrap's own report (`"child-pid": <the box's first process>`, from its info fd) and the
-// script's `ended <status>`; then the script waits for a line on stdin, so aish can read the
-// overlays through /proc/<pid>/root before the namespace, and every mount, is gone.
+// the real folders, no network, a private /tmp (a scratch folder, read afterwards) and the secret
+// places hidden. On fd 3 come bwrap's own report (`"child-pid": <the box's first process>`, from
+// its info fd) and the script's `ended <status>`; then the script waits for a line on stdin, so
+// aish can read the overlays through /proc/<pid>/root before the namespace, and every mount, is
+// gone.
 
 import path from 'node:path';
 import { bwrapArgv, isInside, type BoxSettings } from '../norris/sandbox.js';
@@ -53,6 +54,11 @@ export interface PreviewPlan {
   scratch: string;
   /** The real folders overlaid, from `overlaidFolders`. */
   overlays: readonly string[];
+  /**
+   * An empty folder in the scratch folder, bound on the box's /tmp: private and empty as in the
+   * Norris box, but readable afterwards, so what the command wrote there can be listed.
+   */
+  tmp: string;
   /** The bubblewrap box around the command (its `binds` are the overlays'). */
   box: Omit<BoxSettings, 'binds'>;
   /** The shell that runs the command (`<shell> -c <command>`). */
@@ -79,7 +85,8 @@ export function overlayDir(scratch: string, n: number): string {
 
 /** The argv that runs the plan: `unshare ... sh -c <script> ...`. */
 export function previewArgv(plan: PreviewPlan): string[] {
-  const binds = plan.overlays.map((to, n) => ({ from: path.join(overlayDir(plan.scratch, n), 'm'), to }));
+  // /tmp first: a tree or home folder under /tmp is bound on top of it.
+  const binds = [{ from: plan.tmp, to: '/tmp' }, ...plan.overlays.map((to, n) => ({ from: path.join(overlayDir(plan.scratch, n), 'm'), to }))];
   const box = bwrapArgv({ ...plan.box, binds, infoFd: BOX_INFO_FD });
   return [
     plan.unshare,

@@ -1,7 +1,8 @@
 // Runs a command in a throwaway copy-on-write view and says what it would have done. Linux only:
 // `unshare` makes a user and mount namespace with an overlay over the tree and over the home
 // folder, bubblewrap runs the command there without network and with a private /tmp
-// (preview-argv.ts), and the overlays are read before the namespace ends (overlay-changes.ts).
+// (preview-argv.ts), and the overlays and that /tmp are read before the namespace ends
+// (overlay-changes.ts); the hidden places the command named are found (hidden-reach.ts).
 // The real files are never written: the overlays' upper layers live in a scratch folder of aish's
 // that is removed afterwards. Whether it works here is found out once, by a preview of a command
 // that deletes a file and makes a folder in its place (a whiteout, then an opaque folder).
@@ -15,7 +16,8 @@ import { findOnPath } from '../find-on-path.js';
 import { existingPlaces, realOf } from '../norris/box.js';
 import { isInside, secretPlaces, type BoxPath } from '../norris/sandbox.js';
 import { OutputCapture, type CapturedOutput } from '../shell/capture.js';
-import { readOverlayChanges, type FileChange } from './overlay-changes.js';
+import { hiddenReached, type HiddenReach } from './hidden-reach.js';
+import { readCreated, readOverlayChanges, type FileChange } from './overlay-changes.js';
 import { LAYER_DIRS, overlaidFolders, overlayDir, overlayLayers, previewArgv, type PreviewPlan } from './preview-argv.js';
 import { textDiff, type FileDiff } from './text-diff.js';
 
@@ -52,6 +54,8 @@ export type PreviewResult =
   | { type: 'cancelled' }
   | {
       type: 'done';
+      /** The folder whose changes are the tree's; the others (the home folder, /tmp) are outside it. */
+      tree: string;
       /** The command's exit status; 128+N when a signal ended it. */
       exitCode: number;
       /** Stopped at the time limit (the changes are those made until then). */
@@ -61,6 +65,8 @@ export type PreviewResult =
       /** False when there were more changed entries than were read. */
       complete: boolean;
       diffs: FileDiff[];
+      /** Hidden places the command named, or its output named as denied: a real run reaches them. */
+      hidden: HiddenReach[];
     };
 
 /** How long the one probe may take. */
@@ -69,6 +75,8 @@ const PROBE_TIMEOUT_MS = 10_000;
 const ABORT_BACKSTOP_MS = 2000;
 /** Most changed files given a diff. */
 const MAX_DIFFS = 5;
+/** The folder in a scratch folder bound on the box's /tmp. */
+const TMP_DIR = 'tmp';
 
 export class Previewer {
   readonly #parts: PreviewerParts;
@@ -96,8 +104,14 @@ export class Previewer {
     if (req.signal.aborted) return { type: 'cancelled' };
     const home = this.#parts.env.HOME;
     const overlays = overlaidFolders(realOf(req.tree), home ? realOf(home) : undefined);
-    const hidden = existingPlaces(secretPlaces(home || '/', this.#parts.env, this.#parts.hiddenPaths));
-    return this.#preview(this.#root!, req, overlays, hidden, label);
+    const places = secretPlaces(home || '/', this.#parts.env, this.#parts.hiddenPaths);
+    const hidden = existingPlaces(places);
+    const result = await this.#preview(this.#root!, req, overlays, hidden, label);
+    if (result.type !== 'done') return result;
+    // As configured and as real: the command names them either way (`~/.ssh`, a link's target).
+    const named = [...new Set([...hidden.map((p) => p.path), ...places.filter((p) => hidden.some((h) => h.path === realOf(p)))])];
+    const reached = hiddenReached({ command: req.command, output: result.output.text, cwd: req.cwd, home: req.env.HOME ?? home, hidden: named });
+    return { ...result, hidden: reached };
   }
 
   async #probe(): Promise<PreviewAvailability> {
@@ -160,6 +174,7 @@ export class Previewer {
       ownPrivateFolder(root);
       scratch = mkdtempSync(path.join(root, 'preview-'));
       for (let n = 0; n < overlays.length; n++) for (const d of LAYER_DIRS) mkdirSync(path.join(overlayDir(scratch, n), d), { recursive: true });
+      mkdirSync(path.join(scratch, TMP_DIR));
     } catch (err) {
       return { type: 'failed', why: `no scratch folder: ${(err as Error).message}` };
     }
@@ -170,6 +185,7 @@ export class Previewer {
         mount: findOnPath('mount', PATH) ?? '/bin/mount',
         scratch,
         overlays,
+        tmp: path.join(scratch, TMP_DIR),
         box: {
           bwrap: findOnPath('bwrap', PATH) ?? 'bwrap',
           tree: req.tree,
@@ -280,7 +296,7 @@ export class Previewer {
         if (boxFailed) result = { type: 'failed', why: `bwrap: ${boxFailed[1]}` };
         else {
           try {
-            result = { type: 'done', exitCode: status, timedOut, output, ...(await readChanges(plan, child.pid!, label)) };
+            result = { type: 'done', tree: req.tree, exitCode: status, timedOut, output, ...(await readChanges(plan, child.pid!, label)), hidden: [] };
           } catch (err) {
             result = { type: 'failed', why: (err as Error).message };
           }
@@ -297,12 +313,12 @@ export class Previewer {
   }
 }
 
-/** The changes in every overlay, and the diffs of the first changed text files. */
+/** The changes in every overlay and in the private /tmp, and the diffs of the first changed text files. */
 async function readChanges(plan: PreviewPlan, pid: number, label: (file: string) => string): Promise<{ changes: FileChange[]; complete: boolean; diffs: FileDiff[] }> {
   const changes: FileChange[] = [];
   let complete = true;
-  for (const layers of overlayLayers(plan, pid)) {
-    const reading = readOverlayChanges(layers);
+  const mountPoints = [...plan.overlays, ...plan.box.hidden.map((p) => p.path)];
+  for (const reading of [...overlayLayers(plan, pid).map((layers) => readOverlayChanges(layers)), readCreated(plan.tmp, '/tmp', mountPoints)]) {
     changes.push(...reading.changes);
     complete &&= reading.complete;
   }

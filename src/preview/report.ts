@@ -1,10 +1,12 @@
 // What a preview's changes mean, in words and for decisions (pure): each path as the person knows
 // it (relative to the directory, or `~/...`), the list a person reads (a repository's `.git`
-// folded into one line, capped), and what a Norris step's preview means for its HALT.
+// folded into one line, what is outside the tree marked, capped), what the hidden places a
+// command reached mean, and what a Norris step's preview means for its HALT.
 
 import path from 'node:path';
 import type { StepPreview } from '../norris/run.js';
 import { isInside } from '../norris/sandbox.js';
+import type { HiddenReach } from './hidden-reach.js';
 import type { FileChange } from './overlay-changes.js';
 import type { PreviewResult } from './previewer.js';
 
@@ -19,6 +21,8 @@ export interface ChangeLine {
   kind: FileChange['kind'];
   /** The path as shown, with `/` after a folder, then what changed in it. */
   text: string;
+  /** Outside the tree (the home folder, /tmp): a real run writes there too, and the tree's checkpoints do not cover it. */
+  outside?: true;
 }
 
 /** Most lines of changes shown; the rest are counted. */
@@ -27,10 +31,12 @@ export const MAX_CHANGE_LINES = 30;
 /**
  * The lines a person reads, deletions first, then creations, then changes: a folder created or
  * deleted whole is one line with its file count; everything inside a `.git` folder is one line.
+ * Given the `tree`, what is outside it comes after what is inside, marked.
  */
-export function changeLines(changes: readonly FileChange[], show: (file: string) => string, max = MAX_CHANGE_LINES): { lines: ChangeLine[]; more: number } {
+export function changeLines(changes: readonly FileChange[], show: (file: string) => string, max = MAX_CHANGE_LINES, tree?: string): { lines: ChangeLine[]; more: number } {
   const git = new Map<string, number>();
   const lines: ChangeLine[] = [];
+  const outside = (file: string): { outside?: true } => (tree !== undefined && !isInside(file, tree) ? { outside: true } : {});
   const order = { delete: 0, create: 1, change: 2 } as const;
   for (const c of [...changes].sort((a, b) => order[a.kind] - order[b.kind] || a.path.localeCompare(b.path))) {
     const gitDir = gitFolderOf(c.path);
@@ -38,10 +44,12 @@ export function changeLines(changes: readonly FileChange[], show: (file: string)
       git.set(gitDir, (git.get(gitDir) ?? 0) + (c.files ?? 1));
       continue;
     }
-    lines.push({ kind: c.kind, text: describe(c, show) });
+    lines.push({ kind: c.kind, text: describe(c, show), ...outside(c.path) });
   }
-  for (const [dir, count] of git) lines.push({ kind: 'change', text: `${show(dir)}/ (${count} ${count === 1 ? 'entry' : 'entries'}: git's own files)` });
-  return { lines: lines.slice(0, max), more: Math.max(0, lines.length - max) };
+  for (const [dir, count] of git) lines.push({ kind: 'change', text: `${show(dir)}/ (${count} ${count === 1 ? 'entry' : 'entries'}: git's own files)`, ...outside(dir) });
+  // Inside the tree first (a stable sort keeps the order within each).
+  const sorted = lines.sort((a, b) => Number(a.outside ?? false) - Number(b.outside ?? false));
+  return { lines: sorted.slice(0, max), more: Math.max(0, sorted.length - max) };
 }
 
 function describe(c: FileChange, show: (file: string) => string): string {
@@ -62,6 +70,11 @@ function gitFolderOf(file: string): string | null {
   const parts = file.split(path.sep);
   const at = parts.indexOf('.git');
   return at === -1 ? null : parts.slice(0, at + 1).join(path.sep) || null;
+}
+
+/** What a preview says about a hidden place the command reached: the preview could not show it. */
+export function hiddenLine(reach: HiddenReach, show: (file: string) => string): string {
+  return `hidden in the preview: ${show(reach.path)} — a real run can ${reach.write ? 'write' : 'read'} it`;
 }
 
 /** What `p` says where previews cannot run (the reason follows on a line of its own). */

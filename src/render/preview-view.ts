@@ -1,9 +1,11 @@
 // How a preview is shown (src/preview/): its output dimmed, its exit status, then what the
-// command would delete, create and change, with short diffs of changed text files. Every part
-// (the output, file names, diff lines) comes from outside and passes the renderer's sanitizer.
+// command would delete, create and change (what is outside the tree under its own heading), with
+// short diffs of changed text files, and the hidden places the command reached, which the preview
+// could not show. Every part (the output, file names, diff lines) comes from outside and passes
+// the renderer's sanitizer.
 
 import type { PreviewResult } from '../preview/previewer.js';
-import { changeLines, PREVIEW_UNAVAILABLE } from '../preview/report.js';
+import { changeLines, hiddenLine, PREVIEW_UNAVAILABLE } from '../preview/report.js';
 import type { PreviewView } from '../preview/session-preview.js';
 import { showSubject } from './question.js';
 import type { Renderer } from './renderer.js';
@@ -46,16 +48,22 @@ export function drawPreview(render: Renderer, { result, show, timeoutMs }: Previ
   for (const line of outputLines(result.output.text)) render.info(`  │ ${line}`, (s) => style.dim(s));
   if (result.timedOut) render.error(`preview stopped after ${timeoutMs} ms (undo.preview_timeout_ms); what it did until then:`);
   else render.status(`preview exit ${result.exitCode}`);
-  const { lines, more } = changeLines(result.changes, show);
+  const { lines, more } = changeLines(result.changes, show, undefined, result.tree);
   if (lines.length === 0) render.status('the preview changed no file');
   const paint = { delete: style.red, create: style.green, change: style.yellow } as const;
   const words = { delete: 'would delete', create: 'would create', change: 'would change' } as const;
-  for (const line of lines) render.info(`  ${words[line.kind]}  ${line.text}`, (s) => paint[line.kind](s));
+  const tree = show(result.tree);
+  for (const [i, line] of lines.entries()) {
+    if (line.outside && !lines[i - 1]?.outside) render.info(`  outside ${tree === '.' ? 'this folder' : tree} (a real run writes there too):`, (s) => style.bold(s));
+    render.info(`  ${words[line.kind]}  ${line.text}`, (s) => paint[line.kind](s));
+  }
   if (more > 0 || !result.complete) render.info(`  … and ${more > 0 ? `${more} more` : 'more'}${result.complete ? '' : ' (not all were read)'}`, (s) => style.dim(s));
   for (const diff of result.diffs) {
     for (const line of diff.lines) render.info(`    ${line}`, (s) => diffPaint(style, line)(s));
     if (diff.more > 0) render.info(`    … ${diff.more} more lines of ${diff.label}`, (s) => style.dim(s));
   }
+  // What the box hid, the preview cannot show: say so, so that an empty result does not reassure.
+  for (const reach of result.hidden) render.error(hiddenLine(reach, show));
   render.status('nothing the preview did remains');
 }
 

@@ -2,8 +2,9 @@
 // model, a server) and must be read in full before the answer: runs of whitespace are collapsed
 // and counted (`␣×6000`), tabs and unusual spaces shown, controls and invisible characters made
 // visible, a word that mixes Latin, Cyrillic or Greek flagged, and a long subject wrapped in full
-// up to a screenful or shown head and tail with the cut marked. The question is always the last
-// line. Pure: the caller gives the terminal's size.
+// up to a screenful or shown head and tail with the cut marked. The policy's reason, when given,
+// stands on the line right above the question. The question is always the last line. Pure: the
+// caller gives the terminal's size.
 
 import { codePointToken, neutralize } from './sanitize.js';
 import { displayWidth } from './text-width.js';
@@ -17,6 +18,8 @@ export interface QuestionText {
   subject: string;
   /** 'command': shell text; 'arguments': pretty JSON, whose indentation is kept. */
   kind: 'command' | 'arguments';
+  /** Why it asks (the policy's reason, quoting the command), shown on a line above the question. */
+  why?: string;
 }
 
 export interface QuestionLayout {
@@ -137,6 +140,15 @@ export function fitSubject(shown: string, width: number, maxLines: number): stri
   return [...lines.slice(0, head), `[… ${cut} chars not shown …]`, ...lines.slice(lines.length - tail)];
 }
 
+/** Most lines the reason above a question takes: it quotes the command, which can be padded. */
+const WHY_LINES = 3;
+
+/** The reason a question shows above itself, readable like its subject and cut to a few lines. */
+function whyLines(why: string | undefined, layout: QuestionLayout): string[] {
+  if (!why) return [];
+  return fitSubject(showSubject(`[aish] ${why}`, 'command'), Math.max(20, layout.columns - 1), WHY_LINES);
+}
+
 /** How many lines a subject may take: a screenful less the question, its flags and a spare line, 40 at most. */
 function linesFor(layout: QuestionLayout, taken: number): number {
   return Math.max(4, Math.min(40, layout.rows - taken - 2));
@@ -153,23 +165,25 @@ export function formatArguments(text: string, layout: QuestionLayout): string {
  * line, too wide) stands above it, indented, and the question says "the command above".
  */
 export function formatQuestion(q: QuestionText, layout: QuestionLayout): string {
-  if (q.subject === '') return neutralize(q.before + q.after);
+  const why = whyLines(q.why, layout);
+  const withWhy = (text: string) => [...why, text].join('\n');
+  if (q.subject === '') return withWhy(neutralize(q.before + q.after));
   const shown = showSubject(q.subject, q.kind);
   const flags = mixedScriptWords(q.subject);
   const inline = neutralize(q.before) + shown + neutralize(q.after);
   const lastLine = inline.slice(inline.lastIndexOf('\n') + 1);
   const fits = (line: string) => displayWidth(line) < layout.columns;
   const plain = q.subject.length < layout.columns && shown === q.subject && flags.length === 0 && !shown.includes('\n');
-  if (plain && fits(inline.split('\n')[0] ?? '') && fits(lastLine)) return inline;
+  if (plain && fits(inline.split('\n')[0] ?? '') && fits(lastLine)) return withWhy(inline);
 
   const columns = Math.max(20, layout.columns);
   // The question's own lines, the flags and one line of room stay on the screen with the subject.
   const questionLines = neutralize(q.before + q.after).split('\n').length;
-  const maxLines = linesFor(layout, questionLines + flags.length);
+  const maxLines = linesFor(layout, questionLines + flags.length + why.length);
   const body = fitSubject(shown, columns - 3, maxLines).map((line) => `  ${line}`);
   const named = q.kind === 'command' ? 'the command above' : 'with the arguments above';
   const before = q.before.endsWith("'") && q.after.startsWith("'") ? q.before.slice(0, -1) : q.before;
   const after = before !== q.before ? q.after.slice(1) : q.after;
   const flagLines = flags.map((f) => `  [mixed scripts] ${f}`);
-  return [...body, ...flagLines, neutralize(before) + named + neutralize(after)].join('\n');
+  return [...body, ...flagLines, ...why, neutralize(before) + named + neutralize(after)].join('\n');
 }

@@ -23,6 +23,11 @@ export interface KeyQuestion {
   keys: string;
   /** What Enter means: one of `keys`. */
   fallback: string;
+  /**
+   * Why the policy asks, when it says more than `shell.confirm_cmd` (`destructive command (rm -r
+   * -f in alias 'ls')`): shown on a line of its own above the question. It quotes the command.
+   */
+  why?: string;
 }
 
 /** Asks a `KeyQuestion`; resolves the key (lower case), or null when nobody answered (Ctrl-C, end of input). */
@@ -33,9 +38,9 @@ export function plainQuestion(text: string, keys: string, fallback: string): Key
   return { before: text, after: '', subject: '', kind: 'command', keys, fallback };
 }
 
-/** The question as one string, its subject quoted as it is (for a line asker). */
+/** The question as one string, its subject quoted as it is, the reason on a line above (for a line asker). */
 export function questionLine(q: KeyQuestion): string {
-  return q.before + q.subject + q.after;
+  return (q.why ? `[aish] ${q.why}\n` : '') + q.before + q.subject + q.after;
 }
 
 const WORDS: Record<string, string> = { yes: 'y', no: 'n', always: 'a', edit: 'e', proceed: 'p', skip: 's', abort: 'a', view: 'v', cancel: 'c' };

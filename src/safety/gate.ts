@@ -1,6 +1,7 @@
 // The one gate that asks. It takes the policy's decision (policy.ts) for a `CMD:` line, a tool call
 // or a Norris step and, when the verdict is "ask", puts the question to the person: `execute
-// '<cmd>'? [y/N/e/p]` (`p` previews it, src/preview/), `call '<name>'? [y/N/a]` (with the
+// '<cmd>'? [y/N/e/p]` (`p` previews it, src/preview/; the policy's reason above it when it is more
+// than `shell.confirm_cmd`), `call '<name>'? [y/N/a]` (with the
 // arguments shown in full first), or the Norris HALT `proceed / skip / abort`. Each is answered
 // by one key on a terminal; the command or arguments it quotes go with it as its subject, for the
 // asker to show whole (render/question.ts).
@@ -9,7 +10,7 @@
 
 import type { ToolAnnotations } from '../tool-call.js';
 import { keysFromLine, plainQuestion, type AskFn, type AskKeyFn, type KeyQuestion } from './confirm.js';
-import { decide, type Action, type Decision, type Policy } from './policy.js';
+import { asksOnlyByConfirmCmd, decide, reasonToShow, type Action, type Decision, type Policy } from './policy.js';
 
 export interface GateDecision {
   approved: boolean;
@@ -89,7 +90,8 @@ export class ApprovalGate implements ToolGate {
       if (!this.#askKey || signal.aborted) return { decision, command: current, approved: false, by: this.#askKey ? 'user' : 'no-terminal' };
       const offerPreview = preview !== undefined && previewed !== current;
       const choices = offerPreview ? 'y/N/e/p' : 'y/N/e';
-      const key = await this.#key({ before: "execute '", subject: current, after: `'? [${choices}] `, kind: 'command', keys: offerPreview ? 'ynep' : 'yne', fallback: 'n' });
+      const why = reasonToShow(decision);
+      const key = await this.#key({ before: "execute '", subject: current, after: `'? [${choices}] `, kind: 'command', keys: offerPreview ? 'ynep' : 'yne', fallback: 'n', ...(why ? { why } : {}) });
       if (key === 'p' && offerPreview && !signal.aborted) {
         await preview(current, signal);
         previewed = current;
@@ -104,7 +106,7 @@ export class ApprovalGate implements ToolGate {
       current = edited;
       decision = this.judge({ type: 'command', command: current });
       // Edited by the person: Enter runs it unless the rules themselves ask (not only confirm_cmd).
-      if (decision.verdict === 'ask' && decision.reason === 'shell.confirm_cmd') {
+      if (asksOnlyByConfirmCmd(decision)) {
         return { decision: { verdict: 'allow', reason: 'edited and run by the user' }, command: current, approved: true, by: 'user' };
       }
     }

@@ -19,6 +19,9 @@ import { commandsOf } from './shell-words.js';
 
 export type Verdict = 'allow' | 'ask' | 'deny';
 
+/** The reason when nothing but `shell.confirm_cmd` asks: the question itself says that much. */
+const CONFIRM_CMD = 'shell.confirm_cmd';
+
 /** How the reason ends for a line that changes the shell for later commands. */
 const CHANGES_SHELL = 'changes what later commands do';
 
@@ -92,7 +95,24 @@ function decideCommand(line: string, norris: boolean, policy: Policy): Decision 
     return { verdict: 'allow', reason: `permissions.allow: ${rules}`, rule: rules };
   }
   if (norris) return { verdict: 'allow', reason: 'Norris: not destructive' };
-  return policy.confirmCommands ? { verdict: 'ask', reason: 'shell.confirm_cmd' } : { verdict: 'allow', reason: 'shell.confirm_cmd is off' };
+  return policy.confirmCommands ? { verdict: 'ask', reason: CONFIRM_CMD } : { verdict: 'allow', reason: 'shell.confirm_cmd is off' };
+}
+
+/**
+ * Whether an "ask" came from `shell.confirm_cmd` alone (not a rule, not a destructive command,
+ * not a change to the shell): the question needs no reason, and an edit the person made runs.
+ */
+export function asksOnlyByConfirmCmd(decision: Decision): boolean {
+  return decision.verdict === 'ask' && decision.reason === CONFIRM_CMD;
+}
+
+/**
+ * The reason a question about `decision` shows above itself: why it asks when that is more than
+ * `shell.confirm_cmd` (a destructive command, a change to the shell, `permissions.confirm`); null
+ * otherwise, and for what is not asked at all. It quotes the command: show it sanitized.
+ */
+export function reasonToShow(decision: Decision): string | null {
+  return decision.verdict === 'ask' && !asksOnlyByConfirmCmd(decision) ? decision.reason : null;
 }
 
 function firstMatchOfAny(patterns: readonly string[], forms: readonly string[]): string | undefined {

@@ -104,6 +104,29 @@ describe('preview at the confirm question', () => {
     }
   }, 40_000);
 
+  it('says when the command reached a place the preview hides, and lists what it wrote in /tmp as outside the folder', async (ctx) => {
+    if (!canPreview) ctx.skip('previews need user namespaces, overlayfs and bubblewrap');
+    config();
+    mkdirSync(path.join(h.home, '.ssh'), { mode: 0o700 });
+    writeFileSync(path.join(h.home, '.ssh', 'id_rsa'), 'PRIVATE KEY\n');
+    const inTmp = `/tmp/aish-preview-wrote-${process.pid}-${Date.now()}.txt`;
+    const command = `cat ~/.ssh/id_rsa > copied_key.txt; echo copied > ${inTmp}`;
+    server.enqueue(textReply([`CMD: ${command}\n`]));
+    const t = start();
+    try {
+      const shown = await previewAt(t, 'back up my key', command);
+      expect(shown).toContain('  would create  copied_key.txt');
+      expect(shown).toMatch(new RegExp(`  outside this folder \\(a real run writes there too\\):\\n\\s*would create  ${inTmp.replace(/[.]/g, '\\.')}`));
+      expect(shown).toContain('[aish] hidden in the preview: ~/.ssh/id_rsa — a real run can read it');
+      // The folders the box made to mount the home folder and the tree on (both under /tmp here) are not the command's.
+      expect(shown).not.toMatch(/would create {2}\/tmp\/aish-test-/);
+      expect(existsSync(inTmp)).toBe(false);
+      expect(files()).toEqual(['notes.txt', 'old.txt']);
+    } finally {
+      t.kill();
+    }
+  }, 40_000);
+
   it("runs with the session shell's directory and exported variables, and changes neither", async (ctx) => {
     if (!canPreview) ctx.skip();
     config();

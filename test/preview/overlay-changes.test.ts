@@ -7,9 +7,9 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readOverlayChanges, type OverlayLayers } from '../../src/preview/overlay-changes.js';
+import { readCreated, readOverlayChanges, type OverlayLayers } from '../../src/preview/overlay-changes.js';
 import { previewReason } from '../../src/norris/run.js';
-import { changeLines, shownPath, stepPreview } from '../../src/preview/report.js';
+import { changeLines, hiddenLine, shownPath, stepPreview } from '../../src/preview/report.js';
 import { tempDir } from '../support/temp-dir.js';
 
 /** Writes `files` (path → content; a trailing `/` makes a folder, `@target` a symlink) under `root`. */
@@ -101,6 +101,21 @@ describe('readOverlayChanges', () => {
   });
 });
 
+describe('what a command made in the private /tmp', () => {
+  it('lists it under /tmp, a new folder with its file count, and not the places the box mounted on', () => {
+    const dir = tempDir('aish-tmp-view-');
+    // The box made aish-test-1/home and the folders above it to bind the home folder there.
+    lay(dir, { 'copied_key.txt': 'k', 'cache/a': '1', 'cache/b': '2', 'aish-test-1/home/': '', 'aish-test-1/stray.txt': 's' });
+    const reading = readCreated(dir, '/tmp', ['/tmp/aish-test-1/home', '/home/me']);
+    expect(reading.complete).toBe(true);
+    expect(reading.changes.sort((a, b) => a.path.localeCompare(b.path))).toEqual([
+      { kind: 'create', path: '/tmp/aish-test-1/stray.txt', type: 'file' },
+      { kind: 'create', path: '/tmp/cache', type: 'dir', files: 2 },
+      { kind: 'create', path: '/tmp/copied_key.txt', type: 'file' },
+    ]);
+  });
+});
+
 describe('the report', () => {
   it('shows paths relative to the directory, else under ~, else whole', () => {
     expect(shownPath('/w/p/src/a.ts', '/w/p', '/home/me')).toBe('src/a.ts');
@@ -132,6 +147,32 @@ describe('the report', () => {
     expect(changeLines(many, (f) => f, 30).more).toBe(10);
   });
 
+  it('given the tree, lists what is outside it (the home folder, /tmp) after what is inside, marked', () => {
+    const { lines } = changeLines(
+      [
+        { kind: 'create', path: '/tmp/copied.txt', type: 'file' },
+        { kind: 'change', path: '/home/me/.bashrc', type: 'file', content: true },
+        { kind: 'create', path: '/t/new.txt', type: 'file' },
+        { kind: 'delete', path: '/t/old.txt', type: 'file' },
+      ],
+      (f) => shownPath(f, '/t', '/home/me'),
+      30,
+      '/t',
+    );
+    expect(lines).toEqual([
+      { kind: 'delete', text: 'old.txt' },
+      { kind: 'create', text: 'new.txt' },
+      { kind: 'create', text: '/tmp/copied.txt', outside: true },
+      { kind: 'change', text: '~/.bashrc', outside: true },
+    ]);
+  });
+
+  it('a hidden place the command reached is named with what a real run does there', () => {
+    const show = (f: string) => shownPath(f, '/t', '/home/me');
+    expect(hiddenLine({ path: '/home/me/.ssh/id_rsa', write: false }, show)).toBe('hidden in the preview: ~/.ssh/id_rsa — a real run can read it');
+    expect(hiddenLine({ path: '/home/me/.ssh/authorized_keys', write: true }, show)).toBe('hidden in the preview: ~/.ssh/authorized_keys — a real run can write it');
+  });
+
   it('a Norris step HALTs on what existed and would be deleted or changed, not on what the run made itself, and without a preview', () => {
     const changes = [
       { kind: 'delete' as const, path: '/t/old.txt', type: 'file' as const },
@@ -139,7 +180,7 @@ describe('the report', () => {
       { kind: 'change' as const, path: '/t/notes.txt', type: 'file' as const, content: true },
       { kind: 'create' as const, path: '/t/new.txt', type: 'file' as const },
     ];
-    const done = { type: 'done' as const, exitCode: 0, timedOut: false, output: { text: '', truncated: false, binary: false, rawChars: 0 }, changes, complete: true, diffs: [] };
+    const done = { type: 'done' as const, tree: '/t', hidden: [], exitCode: 0, timedOut: false, output: { text: '', truncated: false, binary: false, rawChars: 0 }, changes, complete: true, diffs: [] };
     const step = stepPreview(done, (f) => path.relative('/t', f), 10_000);
     expect(step).toMatchObject({ type: 'done', touched: ['/t/old.txt', '/t/made/by-run.txt', '/t/notes.txt'], created: ['/t/new.txt'] });
     expect(previewReason(step, new Set(['/t/made']))).toBe('the preview would delete or change what existed before the run (old.txt, notes.txt)');

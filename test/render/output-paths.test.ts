@@ -108,6 +108,7 @@ describe.each(modes)('%s', (_mode, level, isTTY) => {
     view.end(
       {
         type: 'done',
+        tree: '/t',
         exitCode: 1,
         timedOut: true,
         output: { text: `out ${bad}\nline two ${bad}`, truncated: false, binary: false, rawChars: 10 },
@@ -118,6 +119,7 @@ describe.each(modes)('%s', (_mode, level, isTTY) => {
         ],
         complete: false,
         diffs: [{ label: `notes${bad}`, lines: [`--- a/notes${bad}`, `+++ b/notes${bad}`, '@@ -1 +1 @@', `-old ${bad}`, `+new ${bad}`], more: 3 }],
+        hidden: [{ path: `/h/.ssh/id${bad}`, write: false }],
       },
       (f) => f.slice(3),
     );
@@ -128,6 +130,7 @@ describe.each(modes)('%s', (_mode, level, isTTY) => {
     expect(all).toContain(`out ${shown}`);
     expect(all).toContain(`would delete  gone${shown}`);
     expect(all).toContain(`new ${shown}`);
+    expect(all).toContain(`hidden in the preview: .ssh/id${shown} — a real run can read it`);
   });
 });
 

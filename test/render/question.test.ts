@@ -126,6 +126,28 @@ describe('formatQuestion', () => {
     expect(formatQuestion(q, layout)).toBe('  rm -rf x␣×300y\n[Norris] destructive command (rm -r): the command above\n  proceed / skip / abort? [p/s/A] ');
   });
 
+  it('shows why it asks on its own line above a short question', () => {
+    expect(formatQuestion({ ...execute("alias ls='rm -rf'"), why: "destructive command (rm -r -f in alias 'ls')" }, layout)).toBe(
+      "[aish] destructive command (rm -r -f in alias 'ls')\nexecute 'alias ls='rm -rf''? [y/N/e] ",
+    );
+  });
+
+  it('shows why it asks right above the question when the command stands above', () => {
+    const q = { ...execute(`rm -rf x${' '.repeat(300)}y`), why: 'destructive command (rm -r -f)' };
+    expect(formatQuestion(q, layout)).toBe('  rm -rf x␣×300y\n[aish] destructive command (rm -r -f)\nexecute the command above? [y/N/e] ');
+  });
+
+  it('makes the reason readable and keeps it short: it quotes the command', () => {
+    const why = `destructive command (truncating redirection to a\u202e\x1b[2J${' '.repeat(6000)}${'b'.repeat(2000)})`;
+    const lines = formatQuestion({ ...execute('ls'), why }, { columns: 80, rows: 24 }).split('\n');
+    expect(lines.at(-1)).toBe("execute 'ls'? [y/N/e] ");
+    const shown = lines.slice(0, -1);
+    expect(shown[0]).toMatch(/^\[aish\] destructive command \(truncating redirection to a\\u202e\^\[\[2J␣×6000b+$/);
+    expect(shown.length).toBeLessThanOrEqual(3);
+    expect(shown.join('\n')).not.toMatch(RAW_CONTROL);
+    expect(shown.every((l) => l.length <= 80)).toBe(true);
+  });
+
   it('makes the question\'s own outside parts visible', () => {
     expect(formatQuestion({ before: "call 'x\x1b[2J'? [y/N/a] ", after: '', subject: '', kind: 'command' }, layout)).toBe("call 'x^[[2J'? [y/N/a] ");
   });

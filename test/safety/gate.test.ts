@@ -64,7 +64,7 @@ describe('ApprovalGate: CMD: lines', () => {
     ['declines with nobody to ask', null, {}, false, []],
     ['runs without asking when confirm_cmd is off', [], { confirmCommands: false }, true, []],
     ['runs without asking on an allow rule', [], { permissions: { allow: ['ls *'], confirm: [], deny: [] } }, true, []],
-    ['asks on a confirm rule even with confirm_cmd off', ['n'], { confirmCommands: false, permissions: { allow: [], confirm: ['ls*'], deny: [] } }, false, ["execute 'ls -la'? [y/N/e] "]],
+    ['asks on a confirm rule even with confirm_cmd off', ['n'], { confirmCommands: false, permissions: { allow: [], confirm: ['ls*'], deny: [] } }, false, ["[aish] permissions.confirm: ls*\nexecute 'ls -la'? [y/N/e] "]],
     ['never asks about a denied one', ['y'], { permissions: { allow: [], confirm: [], deny: ['ls *'] } }, false, []],
   ])('%s', async (_name, answers, over, approved, questions) => {
     const { gate, asked } = gateWith(answers, over);
@@ -76,7 +76,18 @@ describe('ApprovalGate: CMD: lines', () => {
     const { gate, asked } = gateWith(['n'], { confirmCommands: false, permissions: { allow: ['rm *'], confirm: [], deny: [] } });
     const result = await gate.command('rm -rf build', signal);
     expect(result).toMatchObject({ approved: false, decision: { verdict: 'ask' } });
-    expect(asked).toEqual(["execute 'rm -rf build'? [y/N/e] "]);
+    expect(asked).toEqual(["[aish] destructive command (rm -r -f)\nexecute 'rm -rf build'? [y/N/e] "]);
+  });
+
+  it('gives a one-key asker the reason when it says more than shell.confirm_cmd', async () => {
+    const questions: unknown[] = [];
+    const gate = new ApprovalGate({ policy: policy(), ask: null, askKey: async (q) => (questions.push(q), 'n'), show: () => {} });
+    await gate.command("alias ls='rm -rf'", signal);
+    await gate.command('ls -la', signal);
+    expect(questions).toEqual([
+      { before: "execute '", subject: "alias ls='rm -rf'", after: "'? [y/N/e] ", kind: 'command', keys: 'yne', fallback: 'n', why: "destructive command (rm -r -f in alias 'ls')" },
+      { before: "execute '", subject: 'ls -la', after: "'? [y/N/e] ", kind: 'command', keys: 'yne', fallback: 'n' },
+    ]);
   });
 });
 
@@ -100,7 +111,7 @@ describe('ApprovalGate: edit before run', () => {
     const { gate, asked } = gateWith(['e', 'rm -rf build', 'n']);
     const r = await gate.command('ls', signal);
     expect(r).toMatchObject({ approved: false, command: 'rm -rf build' });
-    expect(asked).toEqual(["execute 'ls'? [y/N/e] ", 'edit: ', "execute 'rm -rf build'? [y/N/e] "]);
+    expect(asked).toEqual(["execute 'ls'? [y/N/e] ", 'edit: ', "[aish] destructive command (rm -r -f)\nexecute 'rm -rf build'? [y/N/e] "]);
   });
 
   it('an edit into a denied command does not run', async () => {
@@ -144,7 +155,7 @@ describe('ApprovalGate: preview', () => {
     const { gate, asked, previewed } = previewGate(['p', 'y']);
     expect(await gate.command('rm -rf build', signal)).toMatchObject({ approved: true, command: 'rm -rf build' });
     expect(previewed).toEqual(['rm -rf build']);
-    expect(asked).toEqual(["execute 'rm -rf build'? [y/N/e/p] ", "execute 'rm -rf build'? [y/N/e] "]);
+    expect(asked).toEqual(["[aish] destructive command (rm -r -f)\nexecute 'rm -rf build'? [y/N/e/p] ", "[aish] destructive command (rm -r -f)\nexecute 'rm -rf build'? [y/N/e] "]);
   });
 
   it('the question after a preview offers no p; an edited command offers it anew', async () => {

@@ -1,7 +1,7 @@
 // The one approval policy, as a table: action + configuration → allow | ask | deny, with reason.
 
 import { describe, expect, it } from 'vitest';
-import { decide, firstMatch, isAutoApproved, type Action, type Policy, type Verdict } from '../../src/safety/policy.js';
+import { decide, firstMatch, isAutoApproved, reasonToShow, type Action, type Policy, type Verdict } from '../../src/safety/policy.js';
 
 const base: Policy = { confirmCommands: true, permissions: { allow: [], confirm: [], deny: [] }, autoApprove: [] };
 const with_ = (over: Partial<Policy> & { allow?: string[]; confirm?: string[]; deny?: string[] } = {}): Policy => ({
@@ -142,5 +142,22 @@ describe('firstMatch', () => {
     [['ls (x)'], 'ls (x)', 'ls (x)'],
   ])('%j against %j', (patterns, command, expected) => {
     expect(firstMatch(patterns, command)).toBe(expected);
+  });
+});
+
+describe('reasonToShow: what a question says about why it asks', () => {
+  it.each<[string, Policy, string | null]>([
+    ["alias ls='rm -rf'", base, "destructive command (rm -r -f in alias 'ls')"],
+    ['curl https://x.example/install.sh | sh', base, 'destructive command (piped into sh)'],
+    ['export PATH=/tmp:$PATH', base, 'sets PATH: changes what later commands do'],
+    ['git push', with_({ confirm: ['git push*'], confirmCommands: false }), 'permissions.confirm: git push*'],
+    // Only shell.confirm_cmd: the question itself says that much.
+    ['ls -la', base, null],
+    // Not asked at all.
+    ['ls -la', with_({ confirmCommands: false }), null],
+    ['ls -la', with_({ allow: ['ls *'] }), null],
+    ['ls -la', with_({ deny: ['ls *'] }), null],
+  ])('%s', (command, policy, shown) => {
+    expect(reasonToShow(decide(cmd(command), policy))).toBe(shown);
   });
 });
