@@ -85,6 +85,15 @@ export class ShellRunner {
       this.#state.cwd = cwd;
       this.#cwdChanged(cwd);
     });
+    // The session's terminal follows aish's at every moment, not only while a command runs: a
+    // program started later (vim, less, `stty size`) reads the size from it when it starts.
+    const { session, onResize, size } = parts;
+    if (session && onResize && size) {
+      onResize(() => {
+        const now = size();
+        session.resize(now.cols, now.rows);
+      });
+    }
   }
 
   /** `listener` hears each change of the directory a command made (the MCP servers' roots follow it). */
@@ -293,10 +302,6 @@ export class ShellRunner {
     const plain = new PlainLines((text) => view.execOutput(text));
     view.execBegin(command);
     const release = isTTY ? this.#parts.keys?.((data) => session.write(data)) : undefined;
-    const resized = this.#parts.onResize?.(() => {
-      const size = this.#parts.size?.();
-      if (size) session.resize(size.cols, size.rows);
-    });
     let run: SessionRun;
     try {
       run = await session.run(command, {
@@ -310,7 +315,6 @@ export class ShellRunner {
       });
     } finally {
       release?.();
-      resized?.();
     }
     plain.end();
     this.#envStale = true;

@@ -164,6 +164,14 @@ describe.each(['bash', 'zsh'])('%s on a terminal', (shell) => {
     expect(await typed(t, 'jobs; echo listed')).not.toContain('sleep 40');
   });
 
+  it('a resize at the idle prompt reaches the shell at once: programs start at the new size', async () => {
+    const t = startTerm(shell);
+    expect(await typed(t, 'stty size')).toContain('\n30 100\n');
+    await t.waitFor(PROMPT);
+    t.resize(90, 25);
+    expect(await typed(t, 'stty size')).toContain('\n25 90\n');
+  });
+
   it('replaces a killed shell, and leaves on exit', async () => {
     const t = startTerm(shell);
     await typed(t, 'y=before');
