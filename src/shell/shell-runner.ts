@@ -15,6 +15,7 @@ import { OutputCapture, normalizeOutput } from './capture.js';
 import { parseCompletion, type ShellCompletion } from './completion-answer.js';
 import { isInteractiveCommand } from './interactive.js';
 import { runShell } from './run-shell.js';
+import { shellNotices } from './shell-notices.js';
 import type { SessionRun, ShellSession } from './session.js';
 
 /** How an exec frame ends: the exit code, the signal, or why the command never started. */
@@ -325,6 +326,12 @@ export class ShellRunner {
     if (run.shellEnded && !run.shellEnded.byExit) view.status(`shell ended (${run.shellEnded.reason}); started a new one`);
     if (run.incomplete) view.status('the shell wanted more input (an unclosed quote or block?): the line was cancelled');
     if (run.typedAhead.length > 0) this.#parts.onTypeahead?.(run.typedAhead);
+    // A job's end the shell announced outside a command comes before the next prompt, as in a
+    // terminal; not for the model, as the shell's prompt is not.
+    if (!run.shellEnded) {
+      const notices = await shellNotices(await session.aside(NOTICE_WAIT_MS), this.#parts.size?.().cols ?? 80);
+      if (notices) view.info(notices);
+    }
     if (captured.binary) view.status('binary output not shown and not captured');
     else if (captured.truncated) view.status(`output capped at ${shell.capture_max_chars} chars for the model (head and tail kept)`);
     let output = captured.text;
@@ -348,6 +355,8 @@ export class ShellRunner {
   }
 }
 
+/** How long the shell's prompt after a command is waited for, with the job notices it prints first. */
+const NOTICE_WAIT_MS = 250;
 /** How long Tab waits for the session's shell before aish completes by itself. */
 const COMPLETE_TIMEOUT_MS = 500;
 const WORD_KINDS = new Set(['alias', 'function', 'builtin', 'keyword', 'file']);

@@ -172,6 +172,17 @@ describe.each(['bash', 'zsh'])('%s on a terminal', (shell) => {
     expect(await typed(t, 'stty size')).toContain('\n25 90\n');
   });
 
+  it('announces a background job that ended while aish waited at its prompt, before the prompt after the next line', async () => {
+    const t = startTerm(shell);
+    // A duration no other process on the machine has, to see this job end by its command line.
+    const seconds = `0.3${process.pid}`;
+    await typed(t, `sleep ${seconds} &`);
+    for (let i = 0; i < 100 && processesWith(`sleep ${seconds}`).length > 0; i++) await new Promise((r) => setTimeout(r, 50));
+    // bash says it as it draws the prompt after the next command; zsh (notify) at its prompt at once.
+    const out = await typed(t, 'echo next', /╰─ exit 0[^\n]*\n[\s\S]*\[aish:fast\]> $/);
+    expect(out).toMatch(new RegExp(`\\[1\\]\\s*\\+?\\s*[Dd]one\\s+sleep ${seconds.replace('.', '\\.')}\\n\\r?\\[aish:fast\\]> $`));
+  });
+
   it('replaces a killed shell, and leaves on exit', async () => {
     const t = startTerm(shell);
     await typed(t, 'y=before');
