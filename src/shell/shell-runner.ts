@@ -327,9 +327,11 @@ export class ShellRunner {
     if (run.incomplete) view.status('the shell wanted more input (an unclosed quote or block?): the line was cancelled');
     if (run.typedAhead.length > 0) this.#parts.onTypeahead?.(run.typedAhead);
     // A job's end the shell announced outside a command comes before the next prompt, as in a
-    // terminal; not for the model, as the shell's prompt is not.
+    // terminal; not for the model, as the shell's prompt is not. From a pipe it would land among
+    // the lines a script reads on stdout.
     if (!run.shellEnded) {
-      const notices = await shellNotices(await session.aside(NOTICE_WAIT_MS), this.#parts.size?.().cols ?? 80);
+      const aside = await session.aside(isTTY ? NOTICE_WAIT_MS : 0);
+      const notices = isTTY ? await shellNotices(aside, this.#parts.size?.().cols ?? 80) : '';
       if (notices) view.info(notices);
     }
     if (captured.binary) view.status('binary output not shown and not captured');
