@@ -374,7 +374,8 @@ export class ShellSession {
           const query = this.#query;
           this.#query = null;
           this.#phase = 'idle';
-          query.resolve(fields[1] ?? '');
+          // An answer made of the person's text (their prompt) could hold the secret too.
+          query.resolve((fields[1] ?? '').split(this.#secret).join('[aish-secret]'));
         }
         return;
     }
@@ -634,7 +635,7 @@ export class ShellSession {
    * Asks the idle shell a question its integration answers (`kind <word>`, `env`) without
    * running a command: nothing reaches its history. Null when it does not answer in time.
    */
-  query(op: 'kind' | 'env' | 'jobs' | 'keys', arg = '', timeoutMs = 2000): Promise<string | null> {
+  query(op: 'kind' | 'env' | 'jobs' | 'keys' | 'prompt', arg = '', timeoutMs = 2000): Promise<string | null> {
     return this.#serial(async () => {
       const ok = await this.#whenReady();
       return ok ? this.#ask(op, arg, timeoutMs) : null;

@@ -78,6 +78,10 @@ export class ShellRunner {
   /** The editing mode the session's shell was last found in, or undefined: to ask (again). */
   #keys: 'vi' | 'emacs' | undefined;
   readonly #cwdListeners: Array<(cwd: string) => void> = [];
+  /** The shell's own prompt as it last answered (`shell.prompt_from_shell`). */
+  #shellPrompt: string | null = null;
+  /** The question for it since the last command, answered or not (null: not asked since). */
+  #shellPromptAsked: Promise<string | null> | null = null;
 
   constructor(parts: ShellRunnerParts) {
     this.#parts = parts;
@@ -186,6 +190,31 @@ export class ShellRunner {
     return answer;
   }
 
+  /**
+   * The session shell's own prompt (the person's PS1 as the shell expands it), as the shell
+   * printed it: text from outside, escapes and all, for the renderer to make safe
+   * (render/shell-prompt.ts). Asked of the shell once after each command and kept. Null without a
+   * session that answers in time, or for an empty prompt; never rejects.
+   */
+  renderedPrompt(): Promise<string | null> {
+    // Asked since the last command (as the shell started, say), answered or not: that answer.
+    if (this.#shellPromptAsked) return this.#shellPromptAsked;
+    const session = this.#session;
+    if (!session?.alive) return Promise.resolve(null);
+    const asked = session.query('prompt', '', PROMPT_TIMEOUT_MS).then((answer) => {
+      // Answers come in the order asked: the last one is about the last command.
+      this.#shellPrompt = answer || null;
+      return this.#shellPrompt;
+    });
+    this.#shellPromptAsked = asked;
+    return asked;
+  }
+
+  /** The shell's prompt as `renderedPrompt` last found it (null: none, aish draws its own). */
+  get lastRenderedPrompt(): string | null {
+    return this.#shellPrompt;
+  }
+
   /** The answer `wordKind` keeps for `word`, if any. */
   knownKind(word: string): WordKind | null | undefined {
     return this.#kinds.get(word);
@@ -211,6 +240,7 @@ export class ShellRunner {
       return;
     }
     void session.start().then((ok) => {
+      if (ok && this.#parts.shell.prompt_from_shell && this.#parts.isTTY) void this.renderedPrompt();
       if (!ok && session.failure) this.#parts.view.status(`no shell session (${session.failure}); each line runs in its own ${this.#program}`);
     });
   }
@@ -326,13 +356,19 @@ export class ShellRunner {
     if (run.shellEnded && !run.shellEnded.byExit) view.status(`shell ended (${run.shellEnded.reason}); started a new one`);
     if (run.incomplete) view.status('the shell wanted more input (an unclosed quote or block?): the line was cancelled');
     if (run.typedAhead.length > 0) this.#parts.onTypeahead?.(run.typedAhead);
-    // A job's end the shell announced outside a command comes before the next prompt, as in a
-    // terminal; not for the model, as the shell's prompt is not. From a pipe it would land among
-    // the lines a script reads on stdout.
-    if (!run.shellEnded) {
+    // The next prompt is drawn from the shell's, which the command may have changed (a cd, $?);
+    // a new shell's is asked after its first command.
+    this.#shellPromptAsked = null;
+    if (run.shellEnded) this.#shellPrompt = null;
+    else {
+      // A job's end the shell announced outside a command comes before the next prompt, as in a
+      // terminal; not for the model, as the shell's prompt is not. From a pipe it would land
+      // among the lines a script reads on stdout.
       const aside = await session.aside(isTTY ? NOTICE_WAIT_MS : 0);
       const notices = isTTY ? await shellNotices(aside, this.#parts.size?.().cols ?? 80) : '';
       if (notices) view.info(notices);
+      // Only a terminal shows a prompt.
+      if (shell.prompt_from_shell && isTTY) await this.renderedPrompt();
     }
     if (captured.binary) view.status('binary output not shown and not captured');
     else if (captured.truncated) view.status(`output capped at ${shell.capture_max_chars} chars for the model (head and tail kept)`);
@@ -359,6 +395,8 @@ export class ShellRunner {
 
 /** How long the shell's prompt after a command is waited for, with the job notices it prints first. */
 const NOTICE_WAIT_MS = 250;
+/** How long the shell may take to draw its prompt (a starship or theme's command) before aish draws its own. */
+const PROMPT_TIMEOUT_MS = 1000;
 /** How long Tab waits for the session's shell before aish completes by itself. */
 const COMPLETE_TIMEOUT_MS = 500;
 const WORD_KINDS = new Set(['alias', 'function', 'builtin', 'keyword', 'file']);
