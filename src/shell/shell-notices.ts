@@ -5,9 +5,14 @@
 
 import { screenText } from './screen-text.js';
 
+/** Escape sequences (CSI, OSC and other strings, two-byte escapes) and controls: what shows no text. */
+// eslint-disable-next-line no-control-regex
+const NO_TEXT = /\x1b(?:\[[0-?]*[ -/]*[@-~]|[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\)?|[ -/]*[0-~])?|[\x00-\x20\x7f]/g;
+
 /** The lines a terminal `cols` wide showed of `raw`, blank ones left out; '' when none. */
 export async function shellNotices(raw: string, cols: number): Promise<string> {
-  if (raw === '') return '';
+  // After most commands the shell printed only its line editor's setup: no emulator for that.
+  if (raw.replace(NO_TEXT, '') === '') return '';
   const { text } = await screenText(raw, cols);
   return text
     .split('\n')
