@@ -2,8 +2,9 @@
 # rc sets __aish_k (the session's secret) and __aish_rc (0: skip the person's rc files), then
 # sources this file. It adds, after the person's own rc: markers for the prompt (R), the start of a
 # command (C), its end with the status and directory (D), a continuation prompt (P) and answers to
-# aish's queries (Q), each `ESC ] 6973 ; kind ; secret ; fields BEL`. The person's own prompt never
-# shows (aish draws its own); their history, aliases, functions and options are untouched.
+# aish's queries (Q), each `ESC ] 6973 ; kind ; secret ; fields BEL`. The shell never draws the
+# person's own prompt (aish draws its own, or asks for theirs: the `prompt` query); their history,
+# aliases, functions and options are untouched.
 
 if [[ ${__aish_rc-1} == 1 ]]; then
   [[ -r ~/.bashrc ]] && . ~/.bashrc
