@@ -46,6 +46,8 @@ export default defineConfig({
     // ssh...). Same list-or-{add,remove} form as known_commands. The session shell needs no list.
     interactive: { add: [], remove: [] }, // e.g. { add: ['k9s'] }
     // prompt: '[{model}] {cwd_short} {last_status}> ', // also {cwd} {ctx_used} {ctx_max} {turn} {mode}
+    // true: your shell's own prompt (PS1 as the session's shell draws it, starship too), then aish's sign
+    prompt_from_shell: false,
   },
 
   context: {

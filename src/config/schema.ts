@@ -130,6 +130,7 @@ export const rawConfigSchema = strict({
     capture_max_chars: optional(positiveInt, 16_000),
     interactive: optional(editableList),
     prompt: optional(v.string()),
+    prompt_from_shell: optional(v.boolean(), false),
     session: optional(v.boolean(), true),
     start_timeout_ms: optional(positiveInt, 8000),
   }),

@@ -247,7 +247,7 @@ export class ReplInput {
 
   async #readLogicalLine(reader: LineReader, prompt: () => string): Promise<string | null> {
     const parts: string[] = [];
-    let shown = this.#io.isTTY ? prompt() : '';
+    let shown = this.#io.isTTY ? this.#promptLastLine(prompt()) : '';
     for (;;) {
       this.#background?.atPrompt(true);
       const prefill = this.#prefill ?? undefined;
@@ -260,6 +260,21 @@ export class ReplInput {
       if (trailing % 2 === 0) return parts.join('\n');
       shown = this.#io.isTTY ? '... ' : '';
     }
+  }
+
+  /**
+   * A prompt of several lines (the shell's own, `shell.prompt_from_shell`: starship's has two):
+   * the line editor lays out one row of prompt, so the lines above the last are written here,
+   * once, and the last is the editor's. Its colours are carried over to the last line.
+   */
+  #promptLastLine(prompt: string): string {
+    const nl = prompt.lastIndexOf('\n');
+    if (nl === -1) return prompt;
+    const above = prompt.slice(0, nl);
+    // eslint-disable-next-line no-control-regex
+    const colours = (above.match(/\x1b\[[0-9;:]*m/g) ?? []).join('');
+    this.#io.output.write(`\r\x1b[J${above.replace(/\n/g, '\r\n')}\x1b[0m\r\n`);
+    return colours + prompt.slice(nl + 1);
   }
 
   /**

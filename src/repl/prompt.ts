@@ -1,9 +1,11 @@
 // The prompt (SPEC §2): `[aish:<model>]> ` with ` ↻` while routing is on and ` ⚡` while Norris
-// runs, or the `shell.prompt` template with its `{name}` fields (`formatPrompt`, pure), from the
-// session's facts as they are when it is shown (`promptOf`).
+// runs, or the `shell.prompt` template with its `{name}` fields (`formatPrompt`, pure), or with
+// `shell.prompt_from_shell` the shell's own rendered prompt followed by aish's sign
+// (`shellPromptLine`), from the session's facts as they are when it is shown (`promptOf`).
 
 import path from 'node:path';
 import { neutralize } from '../render/sanitize.js';
+import { shellPromptText } from '../render/shell-prompt.js';
 
 export interface PromptFacts {
   model: string;
@@ -36,6 +38,16 @@ export function formatPrompt(template: string | undefined, f: PromptFacts, bold:
   return template.replace(/\{(\w+)\}/g, (whole, key: string) => (values[key] === undefined ? whole : neutralize(values[key])));
 }
 
+/**
+ * The shell's own prompt (made safe: render/shell-prompt.ts) with aish's marks and sign
+ * after it: `me@box:~/src$ > `, `me@box:~/src$ ↻> `. The reader turns the last `>` into the route
+ * sign, so it is always aish's own and always at the same place, whatever the person's prompt
+ * ends with (`$`, `#`, `%`, starship's `❯`).
+ */
+export function shellPromptLine(rendered: string, f: Pick<PromptFacts, 'routing' | 'norris'>): string {
+  return `${rendered}${f.routing ? '↻' : ''}${f.norris ? '⚡' : ''}> `;
+}
+
 /** Where the prompt's facts are read when it is shown. */
 export interface PromptSources {
   template: string | undefined;
@@ -43,14 +55,19 @@ export interface PromptSources {
   conversation: { readonly activeModel: string; readonly turn: number };
   core: { readonly routing: { auto: boolean }; readonly context: { estimateTokens(): number } };
   norris: { readonly running: boolean };
-  shell: { readonly cwd: string; readonly env: Record<string, string | undefined>; readonly lastStatus: number };
+  shell: { readonly cwd: string; readonly env: Record<string, string | undefined>; readonly lastStatus: number; readonly lastRenderedPrompt?: string | null };
+  /** `shell.prompt_from_shell`: the shell's prompt when it has answered, aish's until then. */
+  fromShell?: boolean;
   bold: (s: string) => string;
 }
 
 /** The prompt as it reads now. */
 export function promptOf(s: PromptSources): () => string {
-  return () =>
-    formatPrompt(
+  return () => {
+    const raw = s.fromShell ? s.shell.lastRenderedPrompt : null;
+    const rendered = raw ? shellPromptText(raw) : null;
+    if (rendered) return shellPromptLine(rendered, { routing: s.core.routing.auto, norris: s.norris.running });
+    return formatPrompt(
       s.template,
       {
         model: s.conversation.activeModel,
@@ -65,4 +82,5 @@ export function promptOf(s: PromptSources): () => string {
       },
       s.bold,
     );
+  };
 }

@@ -167,6 +167,8 @@ export class ShellSession {
    * (typed before it, the line would meet the terminal's cooked mode and its echo). */
   #prompt: Promise<void> = Promise.resolve();
   #atPrompt: (() => void) | null = null;
+  /** What the shell printed outside any command and query since last handed over (`aside`). */
+  #aside = '';
 
   constructor(opts: ShellSessionOptions) {
     this.#opts = opts;
@@ -220,6 +222,7 @@ export class ShellSession {
       const { cols, rows } = this.#opts.size();
       this.#parser = new MarkerParser(this.#secret);
       this.#startOutput = '';
+      this.#aside = '';
       this.#atPrompt?.();
       this.#atPrompt = null;
       this.#prompt = Promise.resolve();
@@ -381,7 +384,8 @@ export class ShellSession {
           const query = this.#query;
           this.#query = null;
           this.#phase = 'idle';
-          query.resolve(fields[1] ?? '');
+          // An answer made of the person's text (their prompt) could hold the secret too.
+          query.resolve((fields[1] ?? '').split(this.#secret).join('[aish-secret]'));
         }
         return;
     }
@@ -396,7 +400,12 @@ export class ShellSession {
       return;
     }
     const current = this.#current;
-    if (!current) return;
+    if (!current) {
+      // Not a query's echo: a job's notice (bash's `Done` as it draws the prompt after a command,
+      // zsh's at its prompt), or the line editor drawing its empty prompt.
+      if (this.#phase === 'idle') this.#aside = (this.#aside + text).slice(-MAX_BEFORE);
+      return;
+    }
     if (current.started) current.opts.onOutput(text);
     else if (current.before.length < MAX_BEFORE) current.before += text;
   }
@@ -569,6 +578,18 @@ export class ShellSession {
     return this.#pty !== null;
   }
 
+  /**
+   * What the shell printed outside any command and query since last asked (a background job's
+   * `Done`), raw, once its prompt after the last command is drawn (`waitMs` at most: what comes
+   * later is handed over next time). Empty when it printed nothing.
+   */
+  async aside(waitMs: number): Promise<string> {
+    await Promise.race([this.#prompt, new Promise((resolve) => setTimeout(resolve, waitMs).unref())]);
+    const text = this.#aside;
+    this.#aside = '';
+    return text;
+  }
+
   /** Keys typed while a command runs. */
   write(data: string): void {
     const current = this.#current;
@@ -626,7 +647,7 @@ export class ShellSession {
    * without running a command: nothing reaches its history (`histadd <line>` puts that line there
    * and answers nothing). Null when it does not answer in time.
    */
-  query(op: 'kind' | 'env' | 'jobs' | 'keys' | 'histfile' | 'histadd', arg = '', timeoutMs = 2000): Promise<string | null> {
+  query(op: 'kind' | 'env' | 'jobs' | 'keys' | 'histfile' | 'histadd' | 'prompt', arg = '', timeoutMs = 2000): Promise<string | null> {
     return this.#serial(async () => {
       const ok = await this.#whenReady();
       return ok ? this.#ask(op, arg, timeoutMs) : null;

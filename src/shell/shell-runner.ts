@@ -17,6 +17,7 @@ import { OutputCapture, normalizeOutput } from './capture.js';
 import { parseCompletion, type ShellCompletion } from './completion-answer.js';
 import { isInteractiveCommand } from './interactive.js';
 import { runShell } from './run-shell.js';
+import { shellNotices } from './shell-notices.js';
 import type { SessionRun, ShellSession } from './session.js';
 import { readShellHistory } from './shell-history.js';
 
@@ -96,6 +97,10 @@ export class ShellRunner {
   /** zsh's AUTO_CD, as last asked with the editing mode. */
   #autoCd = false;
   readonly #cwdListeners: Array<(cwd: string) => void> = [];
+  /** The shell's own prompt as it last answered (`shell.prompt_from_shell`). */
+  #shellPrompt: string | null = null;
+  /** The question for it since the last command, answered or not (null: not asked since). */
+  #shellPromptAsked: Promise<string | null> | null = null;
 
   constructor(parts: ShellRunnerParts) {
     this.#parts = parts;
@@ -104,6 +109,15 @@ export class ShellRunner {
       this.#state.cwd = cwd;
       this.#cwdChanged(cwd);
     });
+    // The session's terminal follows aish's at every moment, not only while a command runs: a
+    // program started later (vim, less, `stty size`) reads the size from it when it starts.
+    const { session, onResize, size } = parts;
+    if (session && onResize && size) {
+      onResize(() => {
+        const now = size();
+        session.resize(now.cols, now.rows);
+      });
+    }
   }
 
   /** `listener` hears each change of the directory a command made (the MCP servers' roots follow it). */
@@ -231,6 +245,31 @@ export class ShellRunner {
     return this.#session?.started ?? false;
   }
 
+  /**
+   * The session shell's own prompt (the person's PS1 as the shell expands it), as the shell
+   * printed it: text from outside, escapes and all, for the renderer to make safe
+   * (render/shell-prompt.ts). Asked of the shell once after each command and kept. Null without a
+   * session that answers in time, or for an empty prompt; never rejects.
+   */
+  renderedPrompt(): Promise<string | null> {
+    // Asked since the last command (as the shell started, say), answered or not: that answer.
+    if (this.#shellPromptAsked) return this.#shellPromptAsked;
+    const session = this.#session;
+    if (!session?.alive) return Promise.resolve(null);
+    const asked = session.query('prompt', '', PROMPT_TIMEOUT_MS).then((answer) => {
+      // Answers come in the order asked: the last one is about the last command.
+      this.#shellPrompt = answer || null;
+      return this.#shellPrompt;
+    });
+    this.#shellPromptAsked = asked;
+    return asked;
+  }
+
+  /** The shell's prompt as `renderedPrompt` last found it (null: none, aish draws its own). */
+  get lastRenderedPrompt(): string | null {
+    return this.#shellPrompt;
+  }
+
   /** The answer `wordKind` keeps for `word`, if any. */
   knownKind(word: string): WordKind | null | undefined {
     return this.#kinds.get(word);
@@ -274,6 +313,7 @@ export class ShellRunner {
       return;
     }
     void session.start().then((ok) => {
+      if (ok && this.#parts.shell.prompt_from_shell && this.#parts.isTTY) void this.renderedPrompt();
       if (!ok && session.failure) this.#parts.view.status(`no shell session (${session.failure}); each line runs in its own ${this.#program}`);
     });
   }
@@ -374,10 +414,6 @@ export class ShellRunner {
     const plain = new PlainLines((text) => view.execOutput(text));
     view.execBegin(command);
     const release = isTTY ? this.#parts.keys?.((data) => session.write(data)) : undefined;
-    const resized = this.#parts.onResize?.(() => {
-      const size = this.#parts.size?.();
-      if (size) session.resize(size.cols, size.rows);
-    });
     let run: SessionRun;
     try {
       run = await session.run(typed, {
@@ -391,7 +427,6 @@ export class ShellRunner {
       });
     } finally {
       release?.();
-      resized?.();
     }
     plain.end();
     // What the shell cancelled or never got (an unclosed quote, a refused line) has no place there.
@@ -408,6 +443,20 @@ export class ShellRunner {
     if (run.shellEnded && !run.shellEnded.byExit) view.status(`shell ended (${run.shellEnded.reason}); started a new one`);
     if (run.incomplete) view.status('the shell wanted more input (an unclosed quote or block?): the line was cancelled');
     if (run.typedAhead.length > 0) this.#parts.onTypeahead?.(run.typedAhead);
+    // The next prompt is drawn from the shell's, which the command may have changed (a cd, $?);
+    // a new shell's is asked after its first command.
+    this.#shellPromptAsked = null;
+    if (run.shellEnded) this.#shellPrompt = null;
+    else {
+      // A job's end the shell announced outside a command comes before the next prompt, as in a
+      // terminal; not for the model, as the shell's prompt is not. From a pipe it would land
+      // among the lines a script reads on stdout.
+      const aside = await session.aside(isTTY ? NOTICE_WAIT_MS : 0);
+      const notices = isTTY ? await shellNotices(aside, this.#parts.size?.().cols ?? 80) : '';
+      if (notices) view.info(notices);
+      // Only a terminal shows a prompt.
+      if (shell.prompt_from_shell && isTTY) await this.renderedPrompt();
+    }
     if (captured.binary) view.status('binary output not shown and not captured');
     else if (captured.truncated) view.status(`output capped at ${shell.capture_max_chars} chars for the model (head and tail kept)`);
     let output = captured.text;
@@ -444,6 +493,10 @@ export class ShellRunner {
   }
 }
 
+/** How long the shell's prompt after a command is waited for, with the job notices it prints first. */
+const NOTICE_WAIT_MS = 250;
+/** How long the shell may take to draw its prompt (a starship or theme's command) before aish draws its own. */
+const PROMPT_TIMEOUT_MS = 1000;
 /** How long Tab waits for the session's shell before aish completes by itself. */
 const COMPLETE_TIMEOUT_MS = 500;
 const WORD_KINDS = new Set(['alias', 'function', 'builtin', 'keyword', 'file']);

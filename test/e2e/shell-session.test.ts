@@ -164,6 +164,28 @@ describe.each(['bash', 'zsh'])('%s on a terminal', (shell) => {
     expect(await typed(t, 'jobs; echo listed')).not.toContain('sleep 40');
   });
 
+  it('a resize at the idle prompt reaches the shell at once: programs start at the new size', async () => {
+    const t = startTerm(shell);
+    expect(await typed(t, 'stty size')).toContain('\n30 100\n');
+    await t.waitFor(PROMPT);
+    t.resize(90, 25);
+    // The window's SIGWINCH and keys typed in the same millisecond race in aish's event loop
+    // (stdin may be read first); a person's next line comes later than this.
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await typed(t, 'stty size')).toContain('\n25 90\n');
+  });
+
+  it('announces a background job that ended while aish waited at its prompt, before the prompt after the next line', async () => {
+    const t = startTerm(shell);
+    const seconds = `0.3${process.pid}`;
+    const job = /\[1\] (\d+)/.exec(await typed(t, `sleep ${seconds} &`))![1];
+    // Until the shell has reaped it (a zombie keeps its /proc entry), and so heard of its end.
+    for (let i = 0; i < 100 && existsSync(`/proc/${job}`); i++) await new Promise((r) => setTimeout(r, 50));
+    // bash says it as it draws the prompt after the next command; zsh (notify) at its prompt at once.
+    const out = await typed(t, 'echo next', /╰─ exit 0[^\n]*\n[\s\S]*\[aish:fast\]> $/);
+    expect(out).toMatch(new RegExp(`\\[1\\]\\s*\\+?\\s*[Dd]one\\s+sleep ${seconds.replace('.', '\\.')}\\n\\r?\\[aish:fast\\]> $`));
+  });
+
   it('replaces a killed shell, and leaves on exit', async () => {
     const t = startTerm(shell);
     await typed(t, 'y=before');
@@ -187,6 +209,52 @@ describe.each(['bash', 'zsh'])('%s on a terminal', (shell) => {
     t.line('summarize @notes.txt');
     await server.waitForRequests(1);
     expect(JSON.stringify(server.requests[0]!.body)).toContain('the notes inside proj');
+  });
+});
+
+describe('shell.prompt_from_shell: the shell draws the prompt', () => {
+  // The person's prompt: a colour, a title (an escape that is not a colour, never to reach the
+  // terminal), their name, the directory, the root-or-not sign, and a status only the shell knows.
+  const PS1 = {
+    bash: String.raw`\[\e]0;the-title\a\]\[\e[32m\]me\[\e[0m\]:\w[$?]\$ `,
+    zsh: String.raw`%{\e]0;the-title\a%}%F{green}me%f:%~[%?]%# `,
+  };
+
+  it.each(['bash', 'zsh'] as const)('%s: the prompt is the rendered PS1 with aish\'s sign after it, following cd and the status', async (shell) => {
+    h.writeConfig({ shell: { prompt_from_shell: true } });
+    writeFileSync(path.join(h.home, shell === 'zsh' ? '.zshrc' : '.bashrc'), `PS1=${shell === 'zsh' ? `$'${PS1.zsh}'` : `'${PS1.bash}'`}\n`);
+    const t = (term = PtySession.start({ cwd: h.cwd, env: { ...h.env, SHELL: `/bin/${shell}` }, cols: 100, rows: 30 }));
+    const shellPrompt = (dir: string, status: number) => new RegExp(`\\n\\r?me:${dir}\\[${status}\\][$#%] > $`);
+    await t.waitFor(PROMPT);
+    let mark = t.mark();
+    t.line('cd /usr');
+    await t.waitFor(shellPrompt('/usr', 0), { from: mark });
+    mark = t.mark();
+    t.line('false');
+    await t.waitFor(shellPrompt('/usr', 1), { from: mark });
+    mark = t.mark();
+    t.line('cd; true');
+    await t.waitFor(shellPrompt('~', 0), { from: mark });
+    // The shell's colour is kept, and reset before the typed line; the title never reaches the terminal.
+    expect(t.raw).toContain('\x1b[32mme');
+    expect(t.raw).not.toContain('the-title');
+    // The route sign after it still says where the line goes.
+    t.write('echo hi');
+    await t.waitFor(/me:~\[0\][$#%] \$ echo hi$/);
+  });
+
+  it.each(['bash', 'zsh'] as const)('%s: a prompt of two lines, the first one shown above the line', async (shell) => {
+    h.writeConfig({ shell: { prompt_from_shell: true } });
+    writeFileSync(path.join(h.home, shell === 'zsh' ? '.zshrc' : '.bashrc'), shell === 'zsh' ? "PS1=$'top line %~\\n%# '\n" : "PS1='top line \\w\\n\\$ '\n");
+    const t = (term = PtySession.start({ cwd: h.cwd, env: { ...h.env, SHELL: `/bin/${shell}` }, cols: 100, rows: 30 }));
+    await t.waitFor(PROMPT);
+    const mark = t.mark();
+    t.line('cd /usr');
+    await t.waitFor(/\n\r?top line \/usr\n\r?[$#%] > $/, { from: mark });
+    t.write('echo abc');
+    await t.waitFor(/\n\r?top line \/usr\n\r?[$#%] > [^\n]*[$#%] \$ echo abc$/, { from: mark });
+    t.write(KEY.enter);
+    expect(await t.waitFor(/╰─ exit 0[^\n]*\n[\s\S]*[$#%] > $/, { from: mark })).toContain('\nabc\n');
   });
 });
 

@@ -107,6 +107,23 @@ describe.each(['bash', 'zsh'] as const)('%s session', (kind) => {
     expect((await run('echo after')).text).toBe('after');
   });
 
+  it('renders the person\'s prompt: from the rc file, set by a prompt hook, typed; never the secret', async () => {
+    const rc = kind === 'bash' ? "PS1='\\u-ish:\\w[$?]\\$ '\n" : "PS1='%n-ish:%~[%?]%# '\n";
+    const { session, run } = start(kind, { rc });
+    const user = execFileSync('id', ['-un'], { encoding: 'utf8' }).trim();
+    const sign = user === 'root' ? '#' : kind === 'bash' ? '$' : '%';
+    await run('cd /usr; false');
+    expect(await session.query('prompt')).toBe(`${user}-ish:/usr[1]${sign} `);
+    // A theme sets PS1 before each prompt (starship in bash, a zsh theme's precmd).
+    const hooks = kind === 'bash' ? 'PROMPT_COMMAND' : 'precmd_functions';
+    await run(`theme() { PS1="hook:$PWD> "; }; ${hooks}=(__aish_status theme __aish_done)`);
+    await run('cd /');
+    expect(await session.query('prompt')).toBe('hook:/> ');
+    await run(`${hooks}=(__aish_status __aish_done)`);
+    await run(kind === 'bash' ? "PS1='typed:$__aish_k> '" : "setopt prompt_subst; PS1='typed:$__aish_k> '");
+    expect(await session.query('prompt')).toBe('typed:[aish-secret]> ');
+  });
+
   it('gives the exported environment, not shell variables', async () => {
     const { session, run } = start(kind);
     await run("export ODD=$'a;b%c\\nd'; notexported=1");

@@ -53,6 +53,11 @@ export class PtySession {
     this.#term.write(data);
   }
 
+  /** Resizes the terminal, as a person dragging the window's corner (the program gets SIGWINCH). */
+  resize(cols: number, rows: number): void {
+    this.#term.resize(cols, rows);
+  }
+
   /** Types a line and presses Enter. */
   line(text: string): void {
     this.#term.write(`${text}\r`);

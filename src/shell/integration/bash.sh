@@ -2,8 +2,9 @@
 # rc sets __aish_k (the session's secret) and __aish_rc (0: skip the person's rc files), then
 # sources this file. It adds, after the person's own rc: markers for the prompt (R), the start of a
 # command (C), its end with the status and directory (D), a continuation prompt (P) and answers to
-# aish's queries (Q), each `ESC ] 6973 ; kind ; secret ; fields BEL`. The person's own prompt never
-# shows (aish draws its own); their history, aliases, functions and options are untouched.
+# aish's queries (Q), each `ESC ] 6973 ; kind ; secret ; fields BEL`. The shell never draws the
+# person's own prompt (aish draws its own, or asks for theirs: the `prompt` query); their history,
+# aliases, functions and options are untouched.
 
 if [[ ${__aish_rc-1} == 1 ]]; then
   [[ -r ~/.bashrc ]] && . ~/.bashrc
@@ -17,6 +18,7 @@ __aish_enc() {
 }
 
 __aish_status() { __aish_s=$?; }
+__aish_ret() { return "$1"; }
 
 __aish_done() {
   local s=$__aish_s n=0 line typed=
@@ -33,6 +35,8 @@ __aish_done() {
   typed=$__aish_v
   __aish_enc "$PWD"
   printf '\e]6973;D;%s;%s;%s;%s\a' "$__aish_k" "$s" "$__aish_v" "$typed"
+  # A PS1 the person set since (typed, or by a prompt command of theirs: starship's) is theirs.
+  [[ $PS1 == *"6973;R;$__aish_k"* ]] || __aish_ps1=$PS1
   PS1='\[\e]6973;R;'"$__aish_k"'\a\]'
   PS2='\[\e]6973;P;'"$__aish_k"'\a\]'
   return "$s"
@@ -195,6 +199,14 @@ __aish_query() {
       # The editing mode the person chose (`set -o vi`, `editing-mode vi` in ~/.inputrc).
       if [[ -o vi ]]; then out=vi; else out=emacs; fi
       ;;
+    prompt)
+      # The person's prompt as bash draws it (`shell.prompt_from_shell`), with the last command's
+      # status in $?. `@P` is bash 4.4's; an older bash answers nothing (aish draws its own).
+      if (( BASH_VERSINFO[0] > 4 || (BASH_VERSINFO[0] == 4 && BASH_VERSINFO[1] >= 4) )); then
+        __aish_ret "$__aish_s"
+        out=${__aish_ps1@P}
+      fi
+      ;;
     jobs)
       # Asked as aish ends: the jobs it hangs up (a disowned job is not one of them).
       out=$(jobs -p 2>/dev/null)
@@ -237,10 +249,11 @@ if (( BASH_VERSINFO[0] > 5 || (BASH_VERSINFO[0] == 5 && BASH_VERSINFO[1] >= 1) )
 else
   PROMPT_COMMAND=$'__aish_status\n'"${PROMPT_COMMAND}"$'\n__aish_done'
 fi
+# The person's prompt, kept for the `prompt` query: PS1 holds aish's marker from here on.
+__aish_ps1=$PS1
 PS0='\e]6973;C;'"$__aish_k"'\a'
 PS1='\[\e]6973;R;'"$__aish_k"'\a\]'
 PS2='\[\e]6973;P;'"$__aish_k"'\a\]'
-PROMPT_DIRTRIM=
 # A stray end of input (aish's, for a piped run) must never end the session's shell.
 IGNOREEOF=1000
 # A line typed with a leading space stays out of the history, whatever the rc file chose: aish

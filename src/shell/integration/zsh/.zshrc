@@ -16,6 +16,7 @@ __aish_enc() {
 }
 
 __aish_status() { __aish_s=$? }
+__aish_ret() { return $1 }
 
 __aish_done() {
   local s=$__aish_s n=0 line typed=
@@ -29,6 +30,8 @@ __aish_done() {
   typed=$__aish_v
   __aish_enc "$PWD"
   print -rn -- $'\e]6973;D;'"$__aish_k;$s;$__aish_v;$typed"$'\a'
+  # A PS1 the person set since (typed, or by a theme's precmd) is theirs.
+  [[ $PS1 == *"6973;R;$__aish_k"* ]] || __aish_ps1=$PS1
   PS1=$'%{\e]6973;R;'"$__aish_k"$'\a%}'
   PS2=$'%{\e]6973;P;'"$__aish_k"$'\a%}'
   RPS1=''
@@ -92,6 +95,12 @@ __aish_query() {
       # A directory typed as a command changes to it: the router sends such a line to the shell.
       [[ -o autocd ]] && out+=' autocd'
       ;;
+    prompt)
+      # The person's prompt as zsh draws it (`shell.prompt_from_shell`): %-escapes, and with
+      # prompt_subst their $(...), with the last command's status in $?.
+      __aish_ret $__aish_s
+      out=${(%%)__aish_ps1}
+      ;;
     jobs)
       # Asked as aish ends: the process groups of its jobs (a disowned job is not one of them).
       out=
@@ -135,6 +144,8 @@ setopt ignore_eof
 setopt hist_ignore_space
 unsetopt prompt_sp
 PROMPT_EOL_MARK=''
+# The person's prompt, kept for the `prompt` query: PS1 holds aish's marker from here on.
+__aish_ps1=$PS1
 PS1=$'%{\e]6973;R;'"$__aish_k"$'\a%}'
 PS2=$'%{\e]6973;P;'"$__aish_k"$'\a%}'
 RPS1=''
