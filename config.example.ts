@@ -95,6 +95,9 @@ export default defineConfig({
       // },
       // A slow server may have its own call timeout (overrides call_timeout_ms below):
       // search: { url: 'http://127.0.0.1:9000/mcp', timeout_ms: 120_000 },
+      // Roots (docs/mcp.md "Roots"): server-filesystem takes them in place of its own directories.
+      // Unset: mcp.roots below; 'cwd' follows `cd`; false: none; or a list of directories.
+      // notes: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/srv/notes'], roots: false },
     },
     // Exact tool names (`files__read_file`) or `alias__*` for a whole server; the original's map
     // form `{ 'files__read_file': true, 'web__*': true }` works too.
@@ -115,8 +118,10 @@ export default defineConfig({
     elicitation: 'decline',
     // A server's request for a model answer (sampling) when nobody can confirm it: 'deny' or 'allow'.
     sampling: 'deny',
-    // Directories offered to servers as roots besides the current one (which follows `cd`).
-    roots: [],
+    // The roots of servers without their own `roots`: false offers none (a server keeps the
+    // directories it was started with), 'cwd' the current directory (following `cd`), or a list
+    // such as ['.', '~/notes']. Never the home folder, a folder above it or /.
+    roots: false,
   },
 
   tools: {

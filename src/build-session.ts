@@ -235,7 +235,7 @@ export function buildSession(opts: SessionOptions): Session {
     place: () => ({ env: place.env, cwd: place.cwd }),
     ...(opts.groups ? { groups: opts.groups } : {}),
   });
-  // The servers' roots follow the shell's directory.
+  // Each cd tells the servers offered roots, which ask again (those following the directory get new ones).
   shell?.onCwdChange(() => mcp.rootsChanged());
   const project = new ProjectContext(config.context.project.max_chars, () => place.env);
   const tools = new SessionTools({

@@ -87,6 +87,13 @@ const mcpOAuthSchema = strict({
   private_key_env: optional(nonEmpty()),
 });
 
+/**
+ * The directories offered to a server as its roots (docs/mcp.md "Roots"): "cwd" follows the shell's
+ * directory, false offers none (the client does not announce roots), a list offers those
+ * (`~` is the home folder, a relative path is taken from the current directory).
+ */
+const rootsSetting = v.union([v.literal('cwd'), v.literal(false), stringList], 'expected "cwd", false or a list of directories');
+
 const mcpServerSchema = v.pipe(
   strict({
     url: optional(httpUrl),
@@ -100,6 +107,8 @@ const mcpServerSchema = v.pipe(
     cwd: optional(v.string()),
     // Per call to this server; overrides mcp.call_timeout_ms.
     timeout_ms: optional(positiveInt),
+    // This server's roots; unset: mcp.roots.
+    roots: optional(rootsSetting),
   }),
   v.check((s) => (s.url === undefined) !== (s.command === undefined), 'expected exactly one of `url` (HTTP) or `command` (stdio)'),
   v.forward(
@@ -170,8 +179,9 @@ export const rawConfigSchema = strict({
     elicitation: optional(v.picklist(['decline', 'defaults']), 'decline'),
     // A server's requests for a model answer (sampling) when nobody can confirm them.
     sampling: optional(v.picklist(['deny', 'allow']), 'deny'),
-    // Directories offered as roots besides the current one (`~` is the home directory).
-    roots: optional(stringList, []),
+    // The roots of every server without its own `roots`: none by default, so a server keeps the
+    // directories it was configured with (server-filesystem replaces them by the roots).
+    roots: optional(rootsSetting, false),
   }),
   tools: section({
     // true: every built-in on; false: none; a list: those.

@@ -25,6 +25,13 @@ const NORRIS_MEANS: Record<string, string> = {
 const keysOf = (value: unknown) => (isRecord(value) ? Object.keys(value) : []);
 const listOf = (value: unknown): string[] =>
   Array.isArray(value) ? value.map(show) : isRecord(value) ? Object.entries(value).filter(([, on]) => on === true).map(([name]) => name) : [show(value)];
+/** What a `roots` setting offers `to` (MCP servers), or null when it offers nothing. */
+const rootsOffered = (value: unknown, to: string): string | null =>
+  value === 'cwd'
+    ? `the current directory, wherever you cd, is offered to ${to} as a root`
+    : value === false || value === undefined
+      ? null
+      : `these directories are offered to ${to}: ${listOf(value).join(', ')}`;
 /** A command line as a shell would read it back: words with spaces or quotes quoted. */
 const commandLine = (command: unknown, args: unknown) =>
   [command, ...(Array.isArray(args) ? args : [])].map((w) => {
@@ -68,11 +75,13 @@ export function configEffects(data: unknown): ConfigEffect[] {
               const token = server.auth_token !== undefined ? ', with a token written in the file' : '';
               add('sends', `tool calls of MCP server "${alias}" to ${show(server.url)}${secret.length ? `, with ${secret.join(' and ')}` : ''}${token}`);
             }
+            const roots = rootsOffered(server.roots, `MCP server "${alias}"`);
+            if (roots) add('sends', roots);
           }
         } else if (key === 'auto_approve') add('loosens', `these tools run without asking: ${listOf(item).join(', ') || '(none)'}`);
         else if (key === 'sampling' && item === 'allow') add('loosens', "servers' requests for a model answer are allowed when nobody can confirm (mcp.sampling)");
         else if (key === 'elicitation' && item === 'defaults') add('loosens', "servers' questions are answered with their defaults when nobody can answer (mcp.elicitation)");
-        else if (key === 'roots') add('sends', `these directories are offered to MCP servers: ${listOf(item).join(', ')}`);
+        else if (key === 'roots' && item !== false) add('sends', rootsOffered(item, 'MCP servers') ?? `mcp.roots = ${show(item)}`);
         else others.push(`mcp.${key}`);
       }
     } else if (section === 'permissions' && isRecord(value)) {

@@ -12,7 +12,7 @@ import type { ProcessGroups } from './process-groups.js';
 import { dispatchFailedOutcome } from './outcome.js';
 import type { ToolOutcome } from '../tool-call.js';
 import type { McpCallOptions, McpSession, McpSessionStatus, McpTool, McpTransportKind } from './session.js';
-import type { McpClientRequests } from './session-types.js';
+import type { McpClientRequests, McpServerRequests } from './session-types.js';
 import { resourceParts, type ResourcePart } from './server-content.js';
 import type { ArgumentValidator } from './validate.js';
 
@@ -269,7 +269,7 @@ export class McpRegistry {
         ...(this.#opts.maxResultChars !== undefined ? { maxResultChars: this.#opts.maxResultChars } : {}),
         ...(this.#opts.onStatus ? { onStatus: this.#opts.onStatus } : {}),
         ...(this.#opts.onLog ? { onLog: this.#opts.onLog } : {}),
-        ...(this.#opts.requests ? { requests: this.#opts.requests } : {}),
+        ...(this.#opts.requests ? { requests: this.#requestsOf(alias, cfg) } : {}),
         ...(this.#opts.groups ? { groups: this.#opts.groups } : {}),
         onToolsChanged: () => this.#opts.onToolsChanged?.(alias),
         ...(oauth ? { oauth: { store: oauth.store, ...(this.#opts.onStatus ? { report: this.#opts.onStatus } : {}), ...(interactive ? { openUrl: (url: URL) => oauth.openUrl(alias, url) } : {}) } } : {}),
@@ -286,6 +286,13 @@ export class McpRegistry {
     } finally {
       this.#pending.delete(alias);
     }
+  }
+
+  /** What `alias` is answered: the shared forms and sampling, and the roots its setting offers. */
+  #requestsOf(alias: string, cfg: McpServerConfig): McpServerRequests {
+    const { roots, ...shared } = this.#opts.requests ?? {};
+    const answer = roots?.(alias, cfg.roots);
+    return { ...shared, ...(answer ? { roots: answer } : {}) };
   }
 
   /** Closes and forgets one session; false when there is none by that alias. */

@@ -46,8 +46,8 @@ export interface McpConnectOptions {
   onStatus?: (message: string) => void;
   /** Log messages of `warning` and above, one line each (`mcp <alias> warning: ...`). */
   onLog?: (line: string) => void;
-  /** Answers to the server's own requests (elicitation, sampling, roots); each offered only when given. */
-  requests?: McpClientRequests;
+  /** Answers to this server's own requests (elicitation, sampling, roots); each offered only when given. */
+  requests?: McpServerRequests;
   /** Called after the tool list was refetched on `notifications/tools/list_changed`. */
   onToolsChanged?: (tools: readonly McpTool[]) => void;
   /** Default cap of a result's content (`mcp.max_result_chars`). */
@@ -61,16 +61,28 @@ export interface McpConnectOptions {
 }
 
 /**
- * How aish answers what a server asks of it. Each handler's presence makes the client advertise
+ * How aish answers what one server asks of it. Each handler's presence makes the client advertise
  * the capability; a handler never rejects for a refusal (that is an answer), only for failures.
  */
-export interface McpClientRequests {
+export interface McpServerRequests {
   /** `elicitation/create`, form or URL mode: the person's (or the config's) answer. */
   elicit?: (alias: string, params: ElicitRequest['params'], signal: AbortSignal) => Promise<ElicitResult>;
   /** `sampling/createMessage`: a model answer after a confirm; rejects with an McpError when refused. */
   sample?: (alias: string, params: CreateMessageRequest['params'], signal: AbortSignal) => Promise<CreateMessageResult>;
-  /** `roots/list`: the directories offered as roots now. */
+  /** `roots/list`: the directories offered to this server as roots now. */
   roots?: () => Root[];
+}
+
+/** A `roots` setting (`mcp.roots`, `mcp.servers.<alias>.roots`): follow the shell, none, or these directories. */
+export type McpRootsSetting = 'cwd' | false | readonly string[];
+
+/** How aish answers every server: the same forms and sampling, and roots chosen per server. */
+export interface McpClientRequests extends Omit<McpServerRequests, 'roots'> {
+  /**
+   * The roots answer of a server about to connect, from its own `roots` setting (undefined when it
+   * has none); undefined when it is offered no roots, so the client does not announce them.
+   */
+  roots?: (alias: string, own: McpRootsSetting | undefined) => (() => Root[]) | undefined;
 }
 
 /** Where OAuth state lives and whether a login may start now. */

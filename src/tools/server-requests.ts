@@ -1,16 +1,16 @@
 // What aish answers when a server asks something of it (MCP client features): elicitation (a form
 // the person fills in, or a URL they may open), sampling (a model answer on aish's active preset,
-// after the gate's confirm) and roots (the current directory and `mcp.roots`). With nobody at a
+// after the gate's confirm) and roots (each server's `roots` setting, else `mcp.roots`). With nobody at a
 // terminal, `mcp.elicitation` and `mcp.sampling` decide. Every server string reaches the person
 // through `ask` and `status`, which sanitize; nothing here writes to the terminal itself.
 
-import { pathToFileURL } from 'node:url';
-import path from 'node:path';
+import { realpathSync } from 'node:fs';
 import type { CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, Root } from '@modelcontextprotocol/sdk/types.js';
 import type { ChatMessage } from '../broker/types.js';
-import type { McpClientRequests } from '../mcp/session-types.js';
+import type { McpClientRequests, McpRootsSetting } from '../mcp/session-types.js';
 import { keysFromLine, plainQuestion, type AskKeyFn } from '../safety/confirm.js';
 import type { ApprovalGate } from '../safety/gate.js';
+import { offeredRoots } from './roots.js';
 
 export interface ServerRequestDeps {
   /** `mcp.elicitation`: what a form gets when nobody can answer. */
@@ -30,8 +30,8 @@ export interface ServerRequestDeps {
   complete: (messages: ChatMessage[], maxTokens: number, signal: AbortSignal) => Promise<{ text: string; model: string }>;
   /** The current directory. */
   cwd: () => string;
-  /** `mcp.roots`, `~` not yet expanded. */
-  roots: readonly string[];
+  /** `mcp.roots`: the roots of a server without a `roots` setting of its own. */
+  roots: McpRootsSetting;
   home: string | undefined;
 }
 
@@ -42,16 +42,34 @@ type FormSchema = Extract<ElicitRequest['params'], { requestedSchema: unknown }>
 type FieldSchema = FormSchema['properties'][string];
 
 export function serverRequests(deps: ServerRequestDeps): McpClientRequests {
+  // One line per aish session, the first time a directory is withheld, whichever server asked.
+  let toldWithheld = false;
+  const roots = (setting: 'cwd' | readonly string[]) => (): Root[] => {
+    const offered = offeredRoots(setting, { cwd: deps.cwd(), home: deps.home, realpath: resolveLinks });
+    if (offered.withheld.length > 0 && !toldWithheld) {
+      toldWithheld = true;
+      const shown = offered.withheld.map((dir) => (dir === deps.home ? '~' : dir)).join(', ');
+      deps.status(`mcp: ${shown} withheld from the servers' roots (the home folder, the folders above it and / are never offered)`);
+    }
+    return offered.roots;
+  };
   return {
     elicit: (alias, params, signal) => elicit(deps, alias, params, signal),
     sample: (alias, params, signal) => sample(deps, alias, params, signal),
-    roots: () => roots(deps),
+    roots: (_alias, own) => {
+      const setting = own ?? deps.roots;
+      return setting === false ? undefined : roots(setting);
+    },
   };
 }
 
-function roots(deps: ServerRequestDeps): Root[] {
-  const dirs = [deps.cwd(), ...deps.roots.map((r) => (r === '~' || r.startsWith('~/') ? path.join(deps.home ?? '/', r.slice(1)) : path.resolve(deps.cwd(), r)))];
-  return [...new Set(dirs)].map((dir) => ({ uri: pathToFileURL(dir).href, name: path.basename(dir) || dir }));
+/** The directory with its symlinks resolved, as server-filesystem resolves a root; itself when it does not exist. */
+function resolveLinks(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return dir;
+  }
 }
 
 /** The schema's defaults for every field that has one. */

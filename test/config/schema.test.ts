@@ -92,6 +92,20 @@ describe('resolveConfig', () => {
     expect(ok(['aish__list_dir'])).toEqual(['aish__list_dir']);
     expect(ok(['aish__rm'])).toEqual([expect.objectContaining({ path: 'tools.builtin' })]);
   });
+
+  it('roots: none by default; "cwd", false or a list, for every server (mcp.roots) or one', () => {
+    const ok = (mcp: Record<string, unknown>) => {
+      const r = resolveConfig({ mcp }, builtins);
+      return r.ok ? [r.config.mcp.roots, r.config.mcp.servers.fs?.roots] : r.issues;
+    };
+    const fs = (roots?: unknown) => ({ fs: { command: 'mcp-server-filesystem', args: ['/srv/notes'], ...(roots === undefined ? {} : { roots }) } });
+    expect(ok({})).toEqual([false, undefined]);
+    // The list written before issue 32 still reads.
+    expect(ok({ roots: ['~/notes', '../lib'], servers: fs() })).toEqual([['~/notes', '../lib'], undefined]);
+    expect(ok({ roots: 'cwd', servers: fs(false) })).toEqual(['cwd', false]);
+    expect(ok({ servers: fs(['/srv/notes']) })).toEqual([false, ['/srv/notes']]);
+    expect(ok({ servers: fs(true) })).toEqual([{ path: 'mcp.servers.fs.roots', message: 'expected "cwd", false or a list of directories' }]);
+  });
 });
 
 describe('defaultModels', () => {
@@ -198,7 +212,7 @@ describe('the messages of every kind of problem', () => {
       context: 'expected object, received string',
       'mcp.sampling': 'expected one of "deny", "allow"',
       'mcp.elicitation': 'expected one of "decline", "defaults"',
-      'mcp.roots': 'expected a list of strings',
+      'mcp.roots': 'expected "cwd", false or a list of directories',
     });
   });
 

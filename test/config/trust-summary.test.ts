@@ -18,6 +18,19 @@ describe('configEffects', () => {
     ['shell.confirm_cmd off and shell.program', { shell: { confirm_cmd: false, program: '/tmp/evil', prompt: '> ' } }, ['starts: every shell line with /tmp/evil', "loosens: shell.confirm_cmd = false: the model's CMD: lines run without asking", 'sets: shell.prompt']],
     ['auto-approved tools, sampling, elicitation, roots', { mcp: { auto_approve: { 'x__*': true, y: false }, sampling: 'allow', elicitation: 'defaults', roots: ['~'] } }, ['sends: these directories are offered to MCP servers: ~', 'loosens: these tools run without asking: x__*', "loosens: servers' requests for a model answer are allowed when nobody can confirm (mcp.sampling)", "loosens: servers' questions are answered with their defaults when nobody can answer (mcp.elicitation)"]],
     [
+      'roots that follow cd, for every server or one; none is only a setting',
+      { mcp: { roots: 'cwd', servers: { fs: { command: 'fs', roots: ['/srv'] }, ev: { command: 'ev', roots: 'cwd' }, quiet: { command: 'q', roots: false } } } },
+      [
+        'starts: MCP server "fs": fs',
+        'starts: MCP server "ev": ev',
+        'starts: MCP server "quiet": q',
+        'sends: the current directory, wherever you cd, is offered to MCP servers as a root',
+        'sends: these directories are offered to MCP server "fs": /srv',
+        'sends: the current directory, wherever you cd, is offered to MCP server "ev" as a root',
+      ],
+    ],
+    ['no roots for any server', { mcp: { roots: false } }, ['sets: mcp.roots']],
+    [
       'the Norris sandbox opened',
       { norris: { sandbox: 'off', network: true, unsandboxed: 'allow' } },
       [

@@ -1,7 +1,7 @@
 // A server asking aish for something, end to end through the REPL with server-everything
 // (streamable HTTP, started here on 127.0.0.1): a form the person fills in on the terminal
-// (elicitation), a model answer after a confirm (sampling), and the directories offered as
-// roots, which follow `cd`.
+// (elicitation), a model answer after a confirm (sampling), and the directories `mcp.roots`
+// offers as roots, which follow `cd` (mcp-roots.test.ts has them against server-filesystem).
 
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -128,16 +128,17 @@ describe('sampling and :model', () => {
 });
 
 describe('roots', () => {
-  it('the current directory and mcp.roots are the roots; cd tells the server, which sees the new directory', async () => {
+  it('mcp.roots [".", "~/notes"]: the current directory and ~/notes are the roots; cd tells the server, which sees the new directory', async () => {
     const sub = path.join(e2e.h.cwd, 'sub');
     mkdirSync(sub);
-    writeConfig({ roots: ['~'] });
+    // Since issue 32 no roots are offered unless configured, and the home folder never is.
+    writeConfig({ roots: ['.', '~/notes'] });
     e2e.server.enqueue(call('a', 'ev__get-roots-list'), textReply(['ok']), call('b', 'ev__get-roots-list'), textReply(['ok']));
     await runAish({ stdin: 'what are my roots?\ncd sub\nand now?\n', cwd: e2e.h.cwd, env: e2e.h.env });
     const before: string = toolTurn('a').content;
     const home = realpathSync(e2e.h.env.HOME!);
     expect(before).toContain(`URI: file://${realpathSync(e2e.h.cwd)}`);
-    expect(before).toContain(`URI: file://${home}`);
+    expect(before).toContain(`URI: file://${home}/notes`);
     expect(toolTurn('b').content).toContain(`URI: file://${realpathSync(sub)}`);
   });
 });

@@ -28,6 +28,9 @@ export const LOOPBACK_PRELOAD = path.join(PROJECT_ROOT, 'test', 'fixtures', 'mcp
 export const EVERYTHING_ENTRY = createRequire(path.join(PROJECT_ROOT, 'package.json')).resolve(
   '@modelcontextprotocol/server-everything/dist/index.js',
 );
+export const FILESYSTEM_ENTRY = createRequire(path.join(PROJECT_ROOT, 'package.json')).resolve(
+  '@modelcontextprotocol/server-filesystem/dist/index.js',
+);
 
 /** What a test server may see of the environment: a PATH and a throwaway HOME, nothing else. */
 export function scrubbedEnv(extra: Record<string, string> = {}): Record<string, string> {
@@ -136,6 +139,14 @@ export function fixtureStdio(flags: string[] = [], env: Record<string, string> =
 /** Config for server-everything over stdio. */
 export function everythingStdio(env: Record<string, string> = {}): McpServerConfig {
   return { command: process.execPath, args: [EVERYTHING_ENTRY, 'stdio'], env };
+}
+
+/**
+ * Config for @modelcontextprotocol/server-filesystem over stdio, started with `dirs`; its stderr
+ * (where it says which directories it uses, and when it takes roots) is appended to `log`.
+ */
+export function filesystemStdio(dirs: string[], log: string, extra: Partial<McpServerConfig> = {}): McpServerConfig {
+  return { command: '/bin/sh', args: ['-c', 'log=$1; shift; exec "$@" 2>>"$log"', 'sh', log, process.execPath, FILESYSTEM_ENTRY, ...dirs], env: {}, ...extra };
 }
 
 /** Config for an HTTP server. */

@@ -150,12 +150,33 @@ describe('sampling', () => {
 });
 
 describe('roots', () => {
-  it('the current directory first, then mcp.roots with ~ expanded, as file URIs without repeats', () => {
-    const t = setup({ roots: ['~/notes', '../lib', '/work/proj'] });
-    expect(t.handlers.roots!()).toEqual([
+  it('a server\'s own setting wins over mcp.roots; false offers none (no roots capability)', () => {
+    const t = setup({ roots: ['/srv/shared'] });
+    expect(t.handlers.roots!('fs', false)).toBeUndefined();
+    expect(t.handlers.roots!('fs', undefined)!()).toEqual([{ uri: 'file:///srv/shared', name: 'shared' }]);
+    expect(t.handlers.roots!('fs', 'cwd')!()).toEqual([{ uri: 'file:///work/proj', name: 'proj' }]);
+    expect(setup({ roots: false }).handlers.roots!('fs', undefined)).toBeUndefined();
+  });
+
+  it('a list: ~ expanded, relative paths from the current directory, as file URIs without repeats', () => {
+    const t = setup();
+    expect(t.handlers.roots!('fs', ['.', '~/notes', '../lib', '/work/proj'])!()).toEqual([
       { uri: 'file:///work/proj', name: 'proj' },
       { uri: 'file:///home/ada/notes', name: 'notes' },
       { uri: 'file:///work/lib', name: 'lib' },
     ]);
+  });
+
+  it('"cwd" follows the current directory; the home folder, above it and / are withheld, said once', () => {
+    let cwd = '/home/ada/proj';
+    const t = setup({ cwd: () => cwd });
+    const answer = t.handlers.roots!('fs', 'cwd')!;
+    expect(answer()).toEqual([{ uri: 'file:///home/ada/proj', name: 'proj' }]);
+    for (const dir of ['/home/ada', '/home', '/']) {
+      cwd = dir;
+      expect(answer()).toEqual([]);
+    }
+    expect(t.handlers.roots!('other', ['~', '/srv'])!()).toEqual([{ uri: 'file:///srv', name: 'srv' }]);
+    expect(t.statuses).toEqual(["mcp: ~ withheld from the servers' roots (the home folder, the folders above it and / are never offered)"]);
   });
 });
