@@ -1,0 +1,62 @@
+// The unix sockets a box must cover (issue 32), found before each step: `find -type s` over the
+// places socketSearch names (HOME, the runtime folder), passing over the run's tree and the hidden
+// folders, plus the sockets the agent variables name. find runs as a child process: it is several
+// times faster than a walk in Node (~70 ms for 100,000 files) and does not hold aish's event loop.
+// A search that does not end in time is not guessed at: the step does not run.
+
+import { spawn } from 'node:child_process';
+import { realpathSync, statSync, type Stats } from 'node:fs';
+import type { SocketSearch } from './sandbox.js';
+
+/** The sockets found, or why the search could not be finished (the box cannot vouch for them). */
+export type FoundSockets = { type: 'found'; sockets: string[] } | { type: 'unfinished'; why: string };
+
+/** How long the search may take: a HOME of a million files takes about a second here. */
+export const SOCKET_SEARCH_MS = 10_000;
+
+/**
+ * The sockets under `search.roots` (not under `search.skip`) and those `search.named`, real paths.
+ * Never rejects; the signal stops the search ("unfinished"). A folder that cannot be listed is
+ * passed over (find says so and goes on): its sockets could only be reached by a name known already.
+ */
+export function findSockets(search: SocketSearch, find: string, signal: AbortSignal, timeoutMs = SOCKET_SEARCH_MS): Promise<FoundSockets> {
+  const named = search.named.filter((p) => statOf(p)?.isSocket()).map((p) => realpathSync(p));
+  const roots = search.roots.filter((r) => statOf(r)?.isDirectory());
+  if (roots.length === 0) return Promise.resolve({ type: 'found', sockets: named });
+  const prune = search.skip.flatMap((p, i) => [...(i > 0 ? ['-o'] : []), '-path', globEscape(p)]);
+  // -P: links are not followed (a link's target outside HOME is not HOME's to search).
+  const args = ['-P', ...roots, ...(prune.length > 0 ? ['(', ...prune, ')', '-prune', '-o'] : []), '-type', 's', '-print0'];
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let stderr = '';
+    const child = spawn(find, args, { stdio: ['ignore', 'pipe', 'pipe'], signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) });
+    child.stdout.on('data', (b: Buffer) => chunks.push(b));
+    child.stderr.on('data', (b: Buffer) => {
+      if (stderr.length < 4096) stderr += b.toString('utf8');
+    });
+    child.on('error', (err) => resolve(unfinished(err.name === 'AbortError' ? (signal.aborted ? 'cancelled' : `it took longer than ${timeoutMs / 1000} s`) : err.message, roots)));
+    child.on('close', (code) => {
+      // 1: some folder could not be listed (or vanished meanwhile); the rest was searched.
+      if (code !== 0 && code !== 1) return resolve(unfinished(stderr.trim().split('\n')[0] || `find exited ${code}`, roots));
+      const found = Buffer.concat(chunks).toString('utf8').split('\0').filter(Boolean);
+      resolve({ type: 'found', sockets: [...new Set([...found, ...named])] });
+    });
+  });
+}
+
+function unfinished(why: string, roots: readonly string[]): FoundSockets {
+  return { type: 'unfinished', why: `the search for unix sockets in ${roots.join(' and ')} did not finish (${why})` };
+}
+
+function statOf(p: string): Stats | undefined {
+  try {
+    return statSync(p);
+  } catch {
+    return undefined;
+  }
+}
+
+/** `p` as a find -path pattern that matches only itself. */
+export function globEscape(p: string): string {
+  return p.replace(/[\\*?[\]]/g, '\\$&');
+}
