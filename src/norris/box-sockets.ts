@@ -6,7 +6,8 @@
 
 import { spawn } from 'node:child_process';
 import { realpathSync, statSync, type Stats } from 'node:fs';
-import type { SocketSearch } from './sandbox.js';
+import { findOnPath } from '../find-on-path.js';
+import { agentSocketPaths, socketSearch, type BoxPath, type SocketSearch } from './sandbox.js';
 
 /** The sockets found, or why the search could not be finished (the box cannot vouch for them). */
 export type FoundSockets = { type: 'found'; sockets: string[] } | { type: 'unfinished'; why: string };
@@ -14,13 +15,36 @@ export type FoundSockets = { type: 'found'; sockets: string[] } | { type: 'unfin
 /** How long the search may take: a HOME of a million files takes about a second here. */
 export const SOCKET_SEARCH_MS = 10_000;
 
+/** What socketsToCover looks at: real paths of HOME and the tree. */
+export interface BoxOfSteps {
+  home: string;
+  /** aish's own environment: XDG_RUNTIME_DIR, PATH (to find find), the agent variables. */
+  env: Record<string, string | undefined>;
+  /** The step's environment, whose agent variables count too. */
+  stepEnv: Record<string, string | undefined>;
+  tree: string;
+  hidden: readonly BoxPath[];
+}
+
+/**
+ * The sockets a box for a step writing in `tree` must cover: those in HOME and aish's runtime
+ * folder, and those the agent variables of aish and of the step's environment name. Shared by
+ * the Norris box and the preview. Never rejects.
+ */
+export function socketsToCover(box: BoxOfSteps, signal: AbortSignal): Promise<FoundSockets> {
+  const { home, env, stepEnv, tree, hidden } = box;
+  const search = socketSearch(home, env, tree, hidden);
+  const named = [...new Set([...search.named, ...agentSocketPaths(stepEnv)])];
+  return findSockets({ ...search, named }, findOnPath('find', env.PATH ?? '/usr/bin:/bin') ?? 'find', signal);
+}
+
 /**
  * The sockets under `search.roots` (not under `search.skip`) and those `search.named`, real paths.
  * Never rejects; the signal stops the search ("unfinished"). A folder that cannot be listed is
  * passed over (find says so and goes on): its sockets could only be reached by a name known already.
  */
 export function findSockets(search: SocketSearch, find: string, signal: AbortSignal, timeoutMs = SOCKET_SEARCH_MS): Promise<FoundSockets> {
-  const named = search.named.filter((p) => statOf(p)?.isSocket()).map((p) => realpathSync(p));
+  const named = search.named.filter((p) => statOf(p)?.isSocket()).flatMap(realOrNone);
   const roots = search.roots.filter((r) => statOf(r)?.isDirectory());
   if (roots.length === 0) return Promise.resolve({ type: 'found', sockets: named });
   const prune = search.skip.flatMap((p, i) => [...(i > 0 ? ['-o'] : []), '-path', globEscape(p)]);
@@ -46,6 +70,14 @@ export function findSockets(search: SocketSearch, find: string, signal: AbortSig
 
 function unfinished(why: string, roots: readonly string[]): FoundSockets {
   return { type: 'unfinished', why: `the search for unix sockets in ${roots.join(' and ')} did not finish (${why})` };
+}
+
+function realOrNone(p: string): string[] {
+  try {
+    return [realpathSync(p)];
+  } catch {
+    return [];
+  }
 }
 
 function statOf(p: string): Stats | undefined {

@@ -14,8 +14,8 @@ import { findOnPath } from '../find-on-path.js';
 import type { Config } from '../config/schema.js';
 import { withoutSecrets } from '../safety/redact.js';
 import { exists, gitFoldersOf } from '../undo/tree.js';
-import { findSockets } from './box-sockets.js';
-import { agentSocketPaths, bwrapArgv, blockedNote, isInside, laterRunPlaces, secretPlaces, socketSearch, withoutAgents, type BoxPath, type BoxSettings } from './sandbox.js';
+import { socketsToCover } from './box-sockets.js';
+import { bwrapArgv, blockedNote, isInside, laterRunPlaces, secretPlaces, withoutAgents, type BoxPath, type BoxSettings } from './sandbox.js';
 
 /** Whether steps can be boxed here; `why` says why not. */
 export type BoxAvailability = { available: true } | { available: false; why: string };
@@ -74,10 +74,7 @@ export class NorrisBox {
     await shell.syncEnv();
     const base = this.settings(shell.cwd, tree);
     const { env } = this.#parts;
-    const search = socketSearch(realOf(env.HOME || '/'), env, tree, base.hidden);
-    // The agent variables of the session shell count too: the socket they name is hidden wherever it is.
-    const named = [...new Set([...search.named, ...agentSocketPaths(shell.env)])];
-    const found = await findSockets({ ...search, named }, findOnPath('find', env.PATH ?? '/usr/bin:/bin') ?? 'find', signal);
+    const found = await socketsToCover({ home: realOf(env.HOME || '/'), env, stepEnv: shell.env, tree, hidden: base.hidden }, signal);
     if (signal.aborted) return;
     if (found.type === 'unfinished') {
       // Sockets the search did not reach could be an agent's: the step does not run unboxed from them.
