@@ -4,7 +4,7 @@
 // outside /run; a step connects to each with curl and with Python. The listeners outside the tree
 // hear nothing, the agent variables are gone from the step's environment.
 
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -64,10 +64,11 @@ const config = () => {
 
 function setUp(env: Record<string, string>) {
   const pending = new PendingOutput();
+  const notes: string[] = [];
   const view = { execBegin: () => {}, execOutput: () => {}, execEnd: () => {}, info: () => {}, status: () => {}, error: () => {} };
   const shell = new ShellRunner({ shell: config().shell, cwd: tree, env, isTTY: false, view, pending, session: null });
-  const box = new NorrisBox({ config: config(), env, shell, note: () => {} });
-  return { box, pending };
+  const box = new NorrisBox({ config: config(), env, shell, note: (t) => notes.push(t) });
+  return { box, pending, notes };
 }
 
 /** A step that tries `p` with curl and with Python, and says for each whether it got through. */
@@ -149,4 +150,16 @@ describe.skipIf(!canSandbox || (!hasCurl && !hasPython))('unix sockets in the No
     expect(out).not.toMatch(/: THROUGH$/m);
     expect(heard.get(agent)).toEqual([]);
   }, 30_000);
+
+  it('a search for sockets that cannot finish stops the step: it does not run, and the model is told why', async () => {
+    const bin = path.join(dir, 'bin');
+    mkdirSync(bin);
+    writeFileSync(path.join(bin, 'find'), '#!/bin/sh\necho "find: broken" >&2\nexit 2\n');
+    chmodSync(path.join(bin, 'find'), 0o755);
+    const { box, pending, notes } = setUp({ HOME: home, PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}` });
+    await box.run('echo ran > ran.txt', tree, new AbortController().signal);
+    expect(pending.take()).toBe('');
+    expect(existsSync(path.join(tree, 'ran.txt'))).toBe(false);
+    expect(notes).toEqual([`[aish] the Norris sandbox could not start: the search for unix sockets in ${home} did not finish (find: broken); the step did not run (a big folder without sockets can be listed in norris.hidden_paths, which hides it too)`]);
+  });
 });
