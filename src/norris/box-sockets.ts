@@ -33,7 +33,9 @@ export interface BoxOfSteps {
  */
 export function socketsToCover(box: BoxOfSteps, signal: AbortSignal): Promise<FoundSockets> {
   const { home, env, stepEnv, tree, hidden } = box;
-  const search = socketSearch(home, env, tree, hidden);
+  // Its real path: find does not follow a link it is given, and /run may be reached by one (/var/run).
+  const runtime = env.XDG_RUNTIME_DIR ? realOrNone(env.XDG_RUNTIME_DIR)[0] : undefined;
+  const search = socketSearch(home, { ...env, XDG_RUNTIME_DIR: runtime }, tree, hidden);
   const named = [...new Set([...search.named, ...agentSocketPaths(stepEnv)])];
   return findSockets({ ...search, named }, findOnPath('find', env.PATH ?? '/usr/bin:/bin') ?? 'find', signal);
 }

@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/schema.js';
 import { PendingOutput } from '../../src/context/pending-output.js';
 import { NorrisBox } from '../../src/norris/box.js';
-import { findSockets, globEscape } from '../../src/norris/box-sockets.js';
+import { findSockets, globEscape, socketsToCover } from '../../src/norris/box-sockets.js';
 import { ShellRunner } from '../../src/shell/shell-runner.js';
 import { canSandbox, runs } from '../support/programs.js';
 
@@ -105,6 +105,16 @@ describe('findSockets', () => {
     controller.abort();
     expect(await findSockets({ roots: [home], skip: [], named: [] }, 'find', controller.signal)).toMatchObject({ type: 'unfinished' });
     expect(await findSockets({ roots: [home], skip: [], named: [] }, path.join(dir, 'no-find'), signal())).toMatchObject({ type: 'unfinished' });
+  });
+
+  it('socketsToCover follows a runtime folder given as a link, and adds the sockets the step environment names', async () => {
+    const bus = await listen(path.join(runtime, 'bus'));
+    const elsewhere = path.join(dir, 'elsewhere');
+    mkdirSync(elsewhere);
+    const agent = await listen(path.join(elsewhere, 'agent'));
+    symlinkSync(runtime, path.join(dir, 'runtime-link'));
+    const found = await socketsToCover({ home, env: { PATH: process.env.PATH, XDG_RUNTIME_DIR: path.join(dir, 'runtime-link') }, stepEnv: { SSH_AUTH_SOCK: agent }, tree, hidden: [] }, signal());
+    expect(found.type === 'found' && [...found.sockets].sort()).toEqual([bus, agent].sort());
   });
 
   it.each([
