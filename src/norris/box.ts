@@ -35,6 +35,8 @@ export interface NorrisBoxParts {
   shell: IsolatedShell;
   /** Adds a note for the model to the pending output. */
   note: (text: string) => void;
+  /** Tells the person (a step the box would not run). */
+  status: (message: string) => void;
 }
 
 /** How long the probe may take before the box counts as unavailable. */
@@ -78,6 +80,7 @@ export class NorrisBox {
     if (signal.aborted) return;
     if (found.type === 'unfinished') {
       // Sockets the search did not reach could be an agent's: the step does not run unboxed from them.
+      this.#parts.status(`[Norris] '${command}' not run: ${found.why} (a big folder without sockets can go in norris.hidden_paths, which hides it from steps too)`);
       this.#parts.note(`[aish] the Norris sandbox could not start: ${found.why}; the step did not run (a big folder without sockets can be listed in norris.hidden_paths, which hides it too)`);
       return;
     }

@@ -65,10 +65,11 @@ const config = () => {
 function setUp(env: Record<string, string>) {
   const pending = new PendingOutput();
   const notes: string[] = [];
+  const said: string[] = [];
   const view = { execBegin: () => {}, execOutput: () => {}, execEnd: () => {}, info: () => {}, status: () => {}, error: () => {} };
   const shell = new ShellRunner({ shell: config().shell, cwd: tree, env, isTTY: false, view, pending, session: null });
-  const box = new NorrisBox({ config: config(), env, shell, note: (t) => notes.push(t) });
-  return { box, pending, notes };
+  const box = new NorrisBox({ config: config(), env, shell, note: (t) => notes.push(t), status: (m) => said.push(m) });
+  return { box, pending, notes, said };
 }
 
 /** A step that tries `p` with curl and with Python, and says for each whether it got through. */
@@ -166,10 +167,11 @@ describe.skipIf(!canSandbox || (!hasCurl && !hasPython))('unix sockets in the No
     mkdirSync(bin);
     writeFileSync(path.join(bin, 'find'), '#!/bin/sh\necho "find: broken" >&2\nexit 2\n');
     chmodSync(path.join(bin, 'find'), 0o755);
-    const { box, pending, notes } = setUp({ HOME: home, PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}` });
+    const { box, pending, notes, said } = setUp({ HOME: home, PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}` });
     await box.run('echo ran > ran.txt', tree, new AbortController().signal);
     expect(pending.take()).toBe('');
     expect(existsSync(path.join(tree, 'ran.txt'))).toBe(false);
+    expect(said).toEqual([`[Norris] 'echo ran > ran.txt' not run: the search for unix sockets in ${home} did not finish (find: broken) (a big folder without sockets can go in norris.hidden_paths, which hides it from steps too)`]);
     expect(notes).toEqual([`[aish] the Norris sandbox could not start: the search for unix sockets in ${home} did not finish (find: broken); the step did not run (a big folder without sockets can be listed in norris.hidden_paths, which hides it too)`]);
   });
 });

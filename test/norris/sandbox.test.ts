@@ -211,7 +211,7 @@ describe('NorrisBox', () => {
     const view = { execBegin: () => {}, execOutput: () => {}, execEnd: () => {}, info: () => {}, status: () => {}, error: () => {} };
     const cwd = path.join(dir, 'home', 'tree');
     const shell = new ShellRunner({ shell: config(norris).shell, cwd, env, isTTY: false, view, pending, session: null });
-    const box = new NorrisBox({ config: config(norris), env, shell, note: (t) => notes.push(t) });
+    const box = new NorrisBox({ config: config(norris), env, shell, note: (t) => notes.push(t), status: () => {} });
     return { box, pending, notes, cwd };
   };
   const env = () => ({ HOME: path.join(dir, 'home'), PATH: '/usr/bin:/bin', SECRET_TOKEN: 'abcdefghijkl' });
