@@ -3,8 +3,8 @@
 // namespaces, an empty network namespace unless `norris.network`, the whole filesystem read-only
 // but the run's tree (its `.git` and `.gitmodules`, there or not, and the files that run later stay
 // read-only) and a private /tmp,
-// the secret places replaced by empty unreadable mounts, the unix sockets found in HOME and the
-// runtime folder covered (a read-only mount does not stop a connection), no capabilities, a
+// the secret places replaced by empty unreadable mounts, the unix sockets found in HOME, the tree
+// and the runtime folder covered (a read-only mount does not stop a connection), no capabilities, a
 // session of its own. box.ts and box-sockets.ts do the I/O (probing, stat, git, the search for
 // sockets); docs/security.md says what the box allows.
 
@@ -88,25 +88,29 @@ export function laterRunPlaces(tree: string, home: string, ownConfigNames: reado
 
 /** Where box-sockets.ts looks for unix sockets, and which folders it passes over. */
 export interface SocketSearch {
-  /** Folders searched whole: HOME, and the runtime folder when the box would show it. */
+  /** Folders searched whole: HOME, the run's tree, and the runtime folder when the box would show it. */
   roots: string[];
-  /** Folders not searched: the run's tree below HOME (its sockets are the project's own), the hidden folders. */
+  /** Folders not searched: the hidden ones (their sockets are gone with them). */
   skip: string[];
   /** Sockets the environment names (an ssh or gpg agent's), wherever they are. */
   named: string[];
 }
 
 /**
- * Where a step's box must look for sockets: HOME, and `$XDG_RUNTIME_DIR` unless it is under /run or
- * /tmp (the box's own empty ones) or HOME. A tree below HOME is passed over: its sockets are the
- * project's own (a dev server's), and it holds the big folders (node_modules). A tree that holds
- * HOME is searched: HOME is no project, its sockets are the agents'. All paths real ones.
+ * Where a step's box must look for sockets: HOME, the run's tree (unless it is `/`), and
+ * `$XDG_RUNTIME_DIR` unless it is under /run or /tmp (the box's own empty ones). The tree is
+ * searched too: a socket there is a running program of the person's (a dev server, git's fsmonitor
+ * daemon, an agent when the tree is `~/.config`), which the box keeps out of reach as it keeps the
+ * loopback; a socket a step makes is made after the search and works. A root inside another is
+ * searched with it. All paths real ones.
  */
 export function socketSearch(home: string, env: Record<string, string | undefined>, tree: string, hidden: readonly BoxPath[]): SocketSearch {
   const runtime = env.XDG_RUNTIME_DIR;
-  const roots = [home, ...(runtime && path.isAbsolute(runtime) && !['/run', '/tmp', home].some((d) => isInside(runtime, d)) ? [runtime] : [])];
-  const skip = [...(isInside(tree, home) && tree !== home ? [tree] : []), ...hidden.filter((h) => h.kind === 'dir').map((h) => h.path)];
-  return { roots: roots.filter((r) => !skip.some((s) => isInside(r, s))), skip, named: agentSocketPaths(env) };
+  const candidates = [home, ...(tree !== path.parse(tree).root ? [tree] : []), ...(runtime && path.isAbsolute(runtime) && !['/run', '/tmp'].some((d) => isInside(runtime, d)) ? [runtime] : [])];
+  const skip = hidden.filter((h) => h.kind === 'dir').map((h) => h.path);
+  const kept = candidates.filter((r) => !skip.some((s) => isInside(r, s)));
+  const roots = [...new Set(kept)].filter((r, _, all) => !all.some((o) => o !== r && isInside(r, o)));
+  return { roots, skip, named: agentSocketPaths(env) };
 }
 
 /**

@@ -87,13 +87,14 @@ describe('the sockets a box covers', () => {
 
   const hidden = [{ path: '/home/me/.ssh', kind: 'dir' as const }, { path: '/home/me/.netrc', kind: 'file' as const }];
   it.each([
-    ['a tree below HOME is passed over (its sockets are the project own), so are hidden folders', '/home/me/src/app', {}, ['/home/me'], ['/home/me/src/app', '/home/me/.ssh']],
-    ['a tree that holds HOME is searched: HOME is no project', '/home/me', {}, ['/home/me'], ['/home/me/.ssh']],
-    ['a tree above HOME too', '/', {}, ['/home/me'], ['/home/me/.ssh']],
-    ['a runtime folder outside /run is searched', '/home/me/src/app', { XDG_RUNTIME_DIR: '/srv/run/me' }, ['/home/me', '/srv/run/me'], ['/home/me/src/app', '/home/me/.ssh']],
-    ['one under /run or /tmp is not (the box has its own, empty)', '/home/me/src/app', { XDG_RUNTIME_DIR: '/run/user/1000' }, ['/home/me'], ['/home/me/src/app', '/home/me/.ssh']],
-    ['one under HOME is searched with it', '/home/me/src/app', { XDG_RUNTIME_DIR: '/home/me/.run' }, ['/home/me'], ['/home/me/src/app', '/home/me/.ssh']],
-    ['a relative one is not a place', '/home/me/src/app', { XDG_RUNTIME_DIR: 'run' }, ['/home/me'], ['/home/me/src/app', '/home/me/.ssh']],
+    ['a tree below HOME is searched with HOME (its sockets are programs of yours too); hidden folders are passed over', '/home/me/src/app', {}, ['/home/me'], ['/home/me/.ssh']],
+    ['a tree that holds HOME is searched, HOME with it', '/home', {}, ['/home'], ['/home/me/.ssh']],
+    ['a tree elsewhere is searched beside HOME', '/srv/app', {}, ['/home/me', '/srv/app'], ['/home/me/.ssh']],
+    ['a tree at / is not (all of it: /proc, /sys), HOME still is', '/', {}, ['/home/me'], ['/home/me/.ssh']],
+    ['a runtime folder outside /run is searched', '/home/me/src/app', { XDG_RUNTIME_DIR: '/srv/run/me' }, ['/home/me', '/srv/run/me'], ['/home/me/.ssh']],
+    ['one under /run or /tmp is not (the box has its own, empty)', '/home/me/src/app', { XDG_RUNTIME_DIR: '/run/user/1000' }, ['/home/me'], ['/home/me/.ssh']],
+    ['one under HOME is searched with it', '/home/me/src/app', { XDG_RUNTIME_DIR: '/home/me/.run' }, ['/home/me'], ['/home/me/.ssh']],
+    ['a relative one is not a place', '/home/me/src/app', { XDG_RUNTIME_DIR: 'run' }, ['/home/me'], ['/home/me/.ssh']],
   ])('socketSearch: %s', (_, tree, env, roots, skip) => {
     expect(socketSearch('/home/me', env, tree, hidden)).toMatchObject({ roots, skip });
   });
