@@ -305,7 +305,7 @@ function norrisMode(
 ): NorrisMode {
   const { config, env } = opts;
   const { shell, preview } = parts;
-  const box = new NorrisBox({ config, env, shell, note: (text) => parts.pending.note(text) });
+  const box = new NorrisBox({ config, env, shell, note: (text) => parts.pending.note(text), status: parts.status });
   return new NorrisMode({
     config,
     core: parts.core,

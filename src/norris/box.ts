@@ -1,8 +1,9 @@
 // Norris steps in the sandbox: finds bubblewrap and tries a trivial boxed `true` once per session
 // (the answer says why there is no box, if there is none), then runs each step as a fresh
 // `<shell> -c` behind the box's argv (sandbox.ts), from the session shell's directory and exported
-// environment without its secrets, writing only in the run's tree (box-tree.ts), and tells the
-// model when the box stopped a step.
+// environment without its secrets and agent variables, writing only in the run's tree
+// (box-tree.ts), with the unix sockets of HOME covered (box-sockets.ts), and tells the model when
+// the box stopped a step.
 
 import { spawn } from 'node:child_process';
 import { realpathSync, rmdirSync, statSync } from 'node:fs';
@@ -13,7 +14,8 @@ import { findOnPath } from '../find-on-path.js';
 import type { Config } from '../config/schema.js';
 import { withoutSecrets } from '../safety/redact.js';
 import { exists, gitFoldersOf } from '../undo/tree.js';
-import { bwrapArgv, blockedNote, isInside, laterRunPlaces, secretPlaces, type BoxPath, type BoxSettings } from './sandbox.js';
+import { socketsToCover } from './box-sockets.js';
+import { bwrapArgv, blockedNote, isInside, laterRunPlaces, secretPlaces, withoutAgents, type BoxPath, type BoxSettings } from './sandbox.js';
 
 /** Whether steps can be boxed here; `why` says why not. */
 export type BoxAvailability = { available: true } | { available: false; why: string };
@@ -33,6 +35,8 @@ export interface NorrisBoxParts {
   shell: IsolatedShell;
   /** Adds a note for the model to the pending output. */
   note: (text: string) => void;
+  /** Tells the person (a step the box would not run). */
+  status: (message: string) => void;
 }
 
 /** How long the probe may take before the box counts as unavailable. */
@@ -70,11 +74,21 @@ export class NorrisBox {
   async run(command: string, tree: string, signal: AbortSignal): Promise<void> {
     const { shell, config } = this.#parts;
     await shell.syncEnv();
-    const settings = this.settings(shell.cwd, tree);
+    const base = this.settings(shell.cwd, tree);
+    const { env } = this.#parts;
+    const found = await socketsToCover({ home: realOf(env.HOME || '/'), env, stepEnv: shell.env, tree, hidden: base.hidden }, signal);
+    if (signal.aborted) return;
+    if (found.type === 'unfinished') {
+      // Sockets the search did not reach could be an agent's: the step does not run unboxed from them.
+      this.#parts.status(`[Norris] '${command}' not run: ${found.why} (a big folder without sockets can go in norris.hidden_paths, which hides it from steps too)`);
+      this.#parts.note(`[aish] the Norris sandbox could not start: ${found.why}; the step did not run (a big folder without sockets can be listed in norris.hidden_paths, which hides it too)`);
+      return;
+    }
+    const settings: BoxSettings = { ...base, sockets: found.sockets };
     // bwrap makes the blocked places' mount points (and missing folders above them) in the tree.
     const made = (settings.blocked ?? []).flatMap(missingFoldersOf);
     try {
-      const result = await shell.runIsolated(command, signal, { wrap: bwrapArgv(settings), env: withoutSecrets(shell.env, config) });
+      const result = await shell.runIsolated(command, signal, { wrap: bwrapArgv(settings), env: withoutAgents(withoutSecrets(shell.env, config)) });
       if (signal.aborted) return;
       const note = blockedNote(result, settings);
       if (note) this.#parts.note(note);

@@ -40,7 +40,7 @@ export interface NorrisModeParts {
 
 /** What the model is told of the box with its goal. */
 const BOX_RULES = (network: boolean) =>
-  `Each command runs in a sandbox, in a fresh shell started in the session's directory: a \`cd\`, variables or functions do not carry over to the next command. Writes are allowed only inside the project's tree, the same for the whole run (not its .git or .gitmodules), and /tmp${network ? '' : '; there is no network'}; credentials (~/.ssh, ~/.aws, ...) cannot be read.`;
+  `Each command runs in a sandbox, in a fresh shell started in the session's directory: a \`cd\`, variables or functions do not carry over to the next command. Writes are allowed only inside the project's tree, the same for the whole run (not its .git or .gitmodules), and /tmp${network ? '' : '; there is no network'}; credentials (~/.ssh, ~/.aws, ...) cannot be read, and the person's agents (ssh, gpg, a password manager, the session bus) cannot be reached.`;
 
 export class NorrisMode {
   readonly #parts: NorrisModeParts;

@@ -3,8 +3,10 @@
 // namespaces, an empty network namespace unless `norris.network`, the whole filesystem read-only
 // but the run's tree (its `.git` and `.gitmodules`, there or not, and the files that run later stay
 // read-only) and a private /tmp,
-// the secret places replaced by empty unreadable mounts, no capabilities, a session of its own.
-// box.ts does the I/O (probing, stat, git); docs/security.md says what the box allows.
+// the secret places replaced by empty unreadable mounts, the unix sockets found in HOME, the tree
+// and the runtime folder covered (a read-only mount does not stop a connection), no capabilities, a
+// session of its own. box.ts and box-sockets.ts do the I/O (probing, stat, git, the search for
+// sockets); docs/security.md says what the box allows.
 
 import path from 'node:path';
 
@@ -24,6 +26,11 @@ export interface BoxSettings {
   network: boolean;
   /** Existing secret places: unreadable, unwritable, empty. */
   hidden: readonly BoxPath[];
+  /**
+   * Unix sockets a step must not connect to (an ssh, gpg or password manager's agent in HOME): each
+   * gets /dev/null mounted on it, so a connection is refused. From socketSearch and box-sockets.ts.
+   */
+  sockets?: readonly string[];
   /** Existing places inside the tree that stay read-only (`.git`, rc files when the tree holds HOME). */
   readOnly: readonly BoxPath[];
   /**
@@ -79,6 +86,70 @@ export function laterRunPlaces(tree: string, home: string, ownConfigNames: reado
   return places;
 }
 
+/** Where box-sockets.ts looks for unix sockets, and which folders it passes over. */
+export interface SocketSearch {
+  /** Folders searched whole: HOME, the run's tree, and the runtime folder when the box would show it. */
+  roots: string[];
+  /** Folders not searched: the hidden ones (their sockets are gone with them). */
+  skip: string[];
+  /** Sockets the environment names (an ssh or gpg agent's), wherever they are. */
+  named: string[];
+}
+
+/**
+ * Where a step's box must look for sockets: HOME, the run's tree (unless it is `/`), and
+ * `$XDG_RUNTIME_DIR` unless it is under /run or /tmp (the box's own empty ones). The tree is
+ * searched too: a socket there is a running program of the person's (a dev server, git's fsmonitor
+ * daemon, an agent when the tree is `~/.config`), which the box keeps out of reach as it keeps the
+ * loopback; a socket a step makes is made after the search and works. A root inside another is
+ * searched with it. All paths real ones.
+ */
+export function socketSearch(home: string, env: Record<string, string | undefined>, tree: string, hidden: readonly BoxPath[]): SocketSearch {
+  const runtime = env.XDG_RUNTIME_DIR;
+  const candidates = [home, ...(tree !== path.parse(tree).root ? [tree] : []), ...(runtime && path.isAbsolute(runtime) && !['/run', '/tmp'].some((d) => isInside(runtime, d)) ? [runtime] : [])];
+  const skip = hidden.filter((h) => h.kind === 'dir').map((h) => h.path);
+  const kept = candidates.filter((r) => !skip.some((s) => isInside(r, s)));
+  const roots = [...new Set(kept)].filter((r, _, all) => !all.some((o) => o !== r && isInside(r, o)));
+  return { roots, skip, named: agentSocketPaths(env) };
+}
+
+/**
+ * The variables that point a program at an agent or a session's daemon: gone from a step's
+ * environment, so no tool tries the socket (which the box hides anyway) or trusts the address.
+ */
+export const AGENT_VARIABLES = ['SSH_AUTH_SOCK', 'SSH_AGENT_PID', 'GPG_AGENT_INFO', 'GNOME_KEYRING_CONTROL', 'GNOME_KEYRING_PID', 'DBUS_SESSION_BUS_ADDRESS'] as const;
+
+/** `env` without AGENT_VARIABLES. */
+export function withoutAgents<T extends string | undefined>(env: Record<string, T>): Record<string, T> {
+  const kept = { ...env };
+  for (const name of AGENT_VARIABLES) delete kept[name];
+  return kept;
+}
+
+/**
+ * The socket paths the agent variables name: `SSH_AUTH_SOCK` itself, the first field of
+ * `GPG_AGENT_INFO` (`path:pid:1`), every `path=` of a D-Bus address, `GNOME_KEYRING_CONTROL`'s
+ * `control` socket. Absolute paths only; whether each is a socket is box-sockets.ts's to find.
+ */
+export function agentSocketPaths(env: Record<string, string | undefined>): string[] {
+  const found = [
+    env.SSH_AUTH_SOCK,
+    env.GPG_AGENT_INFO?.split(':')[0],
+    ...[...(env.DBUS_SESSION_BUS_ADDRESS ?? '').matchAll(/(?:^|[,;:])path=([^,;]+)/g)].map((m) => decodeDbusValue(m[1]!)),
+    env.GNOME_KEYRING_CONTROL ? path.join(env.GNOME_KEYRING_CONTROL, 'control') : undefined,
+  ];
+  return [...new Set(found.filter((p): p is string => !!p && path.isAbsolute(p)))];
+}
+
+/** A D-Bus address value: `%xx` escapes decoded. */
+function decodeDbusValue(v: string): string {
+  try {
+    return decodeURIComponent(v);
+  } catch {
+    return v;
+  }
+}
+
 /** Whether `inner` is `outer` or below it. */
 export function isInside(inner: string, outer: string): boolean {
   const rel = path.relative(outer, inner);
@@ -127,6 +198,9 @@ export function bwrapArgv(s: BoxSettings): string[] {
   ];
   for (const p of s.readOnly) argv.push('--ro-bind', p.path, p.path);
   for (const p of s.blocked ?? []) argv.push('--tmpfs', p, '--remount-ro', p);
+  // A socket can be connected to through a read-only mount; a device node in its place cannot.
+  // Before the hidden places: a socket inside one is gone with it (and has no mount point there).
+  for (const p of s.sockets ?? []) if (!s.hidden.some((h) => h.kind === 'dir' && isInside(p, h.path))) argv.push('--ro-bind', '/dev/null', p);
   for (const p of s.hidden) {
     if (p.kind === 'dir') argv.push('--perms', '0000', '--tmpfs', p.path, '--remount-ro', p.path);
     // A device node on a bind mount (nodev) cannot be opened: reading it says "Permission denied".

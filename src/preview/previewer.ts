@@ -14,7 +14,8 @@ import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { findOnPath } from '../find-on-path.js';
 import { existingPlaces, realOf } from '../norris/box.js';
-import { isInside, secretPlaces, type BoxPath } from '../norris/sandbox.js';
+import { socketsToCover } from '../norris/box-sockets.js';
+import { isInside, secretPlaces, withoutAgents, type BoxPath } from '../norris/sandbox.js';
 import { OutputCapture, type CapturedOutput } from '../shell/capture.js';
 import { hiddenReached, type HiddenReach } from './hidden-reach.js';
 import { readCreated, readOverlayChanges, type FileChange } from './overlay-changes.js';
@@ -106,7 +107,11 @@ export class Previewer {
     const overlays = overlaidFolders(realOf(req.tree), home ? realOf(home) : undefined);
     const places = secretPlaces(home || '/', this.#parts.env, this.#parts.hiddenPaths);
     const hidden = existingPlaces(places);
-    const result = await this.#preview(this.#root!, req, overlays, hidden, label);
+    // The Norris box's sockets: an agent's socket is a credential, wherever the preview can see it.
+    const found = await socketsToCover({ home: realOf(home || '/'), env: this.#parts.env, stepEnv: req.env, tree: realOf(req.tree), hidden }, req.signal);
+    if (req.signal.aborted) return { type: 'cancelled' };
+    if (found.type === 'unfinished') return { type: 'failed', why: found.why };
+    const result = await this.#preview(this.#root!, req, overlays, hidden, found.sockets, label);
     if (result.type !== 'done') return result;
     // As configured and as real: the command names them either way (`~/.ssh`, a link's target).
     const named = [...new Set([...hidden.map((p) => p.path), ...places.filter((p) => hidden.some((h) => h.path === realOf(p)))])];
@@ -146,6 +151,7 @@ export class Previewer {
         { command: 'rm f && mkdir f && echo y > f/g', cwd: tree, env: { PATH }, tree, shell: '/bin/sh', timeoutMs: PROBE_TIMEOUT_MS, signal: new AbortController().signal },
         [tree],
         [],
+        [],
         (file) => file,
       );
       if (result.type === 'failed' || result.type === 'unavailable') return result.why;
@@ -167,7 +173,7 @@ export class Previewer {
     return [...new Set([this.#parts.scratchDir, path.join(tmpdir(), own), path.join('/dev/shm', own)].filter((d): d is string => d !== null))];
   }
 
-  async #preview(root: string, req: PreviewRequest, overlays: string[], hidden: BoxPath[], label: (file: string) => string): Promise<PreviewResult> {
+  async #preview(root: string, req: PreviewRequest, overlays: string[], hidden: BoxPath[], sockets: readonly string[], label: (file: string) => string): Promise<PreviewResult> {
     const PATH = this.#parts.env.PATH ?? '/usr/bin:/bin';
     let scratch: string;
     try {
@@ -195,6 +201,7 @@ export class Previewer {
           // sees none of the preview's machinery.
           hidden: hidden.some((p) => p.kind === 'dir' && isInside(scratch, p.path)) ? hidden : [...hidden, { path: scratch, kind: 'dir' }],
           readOnly: [],
+          sockets,
           ids: { uid, gid },
         },
         shell: req.shell,
@@ -210,7 +217,7 @@ export class Previewer {
   async #runPlan(plan: PreviewPlan, req: PreviewRequest, label: (file: string) => string): Promise<PreviewResult> {
     const [file, ...args] = previewArgv(plan);
     // A process group of its own: Ctrl-C on the terminal is aish's to handle (the line's signal).
-    const child = spawn(file!, args, { cwd: '/', env: { ...req.env, PWD: req.cwd } as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe', 'pipe'], detached: true });
+    const child = spawn(file!, args, { cwd: '/', env: { ...withoutAgents(req.env), PWD: req.cwd } as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe', 'pipe'], detached: true });
     const capture = new OutputCapture(this.#parts.captureMaxChars);
     const decoder = new StringDecoder('utf8');
     let stderr = '';

@@ -6,7 +6,7 @@
 // Without a sandbox (`norris.sandbox: "off"`) every step asks, and from a pipe nothing runs.
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -170,6 +170,37 @@ describe.skipIf(!canSandbox)("The box's writable tree is decided once, from the 
     expect(existsSync(path.join(h.home, 'planted.txt'))).toBe(false);
     expect(existsSync(path.join(dir, '.git'))).toBe(false);
     expect(sent).toContain('blocked by the Norris sandbox: read-only file system');
+  }, 40_000);
+
+  it('a step reaches no agent socket in HOME (at any depth) or in a runtime folder outside /run, and has no SSH_AUTH_SOCK', async () => {
+    const runtime = mkdtempSync(path.join('/var/tmp', 'aish-runtime-'));
+    const heard: string[] = [];
+    const sockets = [path.join(h.home, '.1password', 'agent.sock'), path.join(h.home, '.local', 'share', 'x', 'y', 'deep.sock'), path.join(runtime, 'bus')];
+    const servers = sockets.map((p) => {
+      mkdirSync(path.dirname(p), { recursive: true });
+      return net.createServer((socket) => {
+        heard.push(p);
+        socket.on('data', (b) => heard.push(b.toString('utf8')));
+        socket.on('error', () => {});
+      });
+    });
+    await Promise.all(servers.map((server, i) => new Promise<void>((resolve) => server.listen(sockets[i], resolve))));
+    try {
+      h.env.SSH_AUTH_SOCK = sockets[0]!;
+      h.env.XDG_RUNTIME_DIR = runtime;
+      await boxedRun(h.cwd, [
+        'curl -sS --max-time 3 --unix-socket ~/.1password/agent.sock http://agent/sign',
+        `curl -sS --max-time 3 --unix-socket "$HOME/.local/share/x/y/deep.sock" http://deep/`,
+        'curl -sS --max-time 3 --unix-socket "$XDG_RUNTIME_DIR/bus" http://bus/',
+        'curl -sS --max-time 3 --unix-socket "${SSH_AUTH_SOCK:-nothing}" http://ssh/; echo "ssh=[$SSH_AUTH_SOCK]" > sockenv.txt',
+      ]);
+      expectContained();
+      expect(heard).toEqual([]);
+      expect(readFileSync(path.join(h.cwd, 'sockenv.txt'), 'utf8')).toBe('ssh=[]\n');
+    } finally {
+      await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+      rmSync(runtime, { recursive: true, force: true });
+    }
   }, 40_000);
 
   it("a downloaded project whose .git file names a git dir with core.worktree = HOME: the first step cannot write in HOME", async () => {

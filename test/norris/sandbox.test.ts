@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/schema.js';
 import { PendingOutput } from '../../src/context/pending-output.js';
 import { NorrisBox } from '../../src/norris/box.js';
-import { blockedNote, bwrapArgv, isInside, laterRunPlaces, secretPlaces, type BoxSettings } from '../../src/norris/sandbox.js';
+import { agentSocketPaths, blockedNote, bwrapArgv, isInside, laterRunPlaces, secretPlaces, socketSearch, withoutAgents, type BoxSettings } from '../../src/norris/sandbox.js';
 import { withoutSecrets } from '../../src/safety/redact.js';
 import { ShellRunner } from '../../src/shell/shell-runner.js';
 import { canSandbox } from '../support/programs.js';
@@ -66,6 +66,52 @@ describe('bwrapArgv', () => {
     const i = argv.indexOf('/home/me/.ssh');
     expect(argv.slice(i - 3, i + 3)).toEqual(['--perms', '0000', '--tmpfs', '/home/me/.ssh', '--remount-ro', '/home/me/.ssh']);
     expect(after(argv, '--ro-bind', 2)).toContain('/dev/null /home/me/.netrc');
+  });
+});
+
+describe('the sockets a box covers', () => {
+  it.each([
+    ['an agent in HOME', ['/home/me/.1password/agent.sock'], ['/home/me/.1password/agent.sock']],
+    ['one deep in HOME and one in a runtime folder outside /run', ['/home/me/.local/share/a/b/deep.sock', '/srv/run/me/bus'], ['/home/me/.local/share/a/b/deep.sock', '/srv/run/me/bus']],
+    ['one in a hidden folder (gone with it: no mount point there)', ['/home/me/.ssh/agent.sock'], []],
+    ['one in the tree (when the tree holds HOME)', ['/home/me/src/app/.git/fsmonitor--daemon.ipc'], ['/home/me/src/app/.git/fsmonitor--daemon.ipc']],
+  ])('%s: /dev/null is mounted on each, after the tree and read-only places, before the hidden ones', (_, sockets, covered) => {
+    const argv = bwrapArgv({ ...base, sockets });
+    expect(after(argv, '--ro-bind', 2).filter((m) => m.startsWith('/dev/null ') && m !== '/dev/null /home/me/.netrc')).toEqual(covered.map((p) => `/dev/null ${p}`));
+    for (const p of covered) {
+      const i = argv.indexOf(p);
+      expect(i).toBeGreaterThan(argv.indexOf('/home/me/src/app/.git'));
+      expect(i).toBeLessThan(argv.indexOf('/home/me/.ssh'));
+    }
+  });
+
+  const hidden = [{ path: '/home/me/.ssh', kind: 'dir' as const }, { path: '/home/me/.netrc', kind: 'file' as const }];
+  it.each([
+    ['a tree below HOME is searched with HOME (its sockets are programs of yours too); hidden folders are passed over', '/home/me/src/app', {}, ['/home/me'], ['/home/me/.ssh']],
+    ['a tree that holds HOME is searched, HOME with it', '/home', {}, ['/home'], ['/home/me/.ssh']],
+    ['a tree elsewhere is searched beside HOME', '/srv/app', {}, ['/home/me', '/srv/app'], ['/home/me/.ssh']],
+    ['a tree at / is not (all of it: /proc, /sys), HOME still is', '/', {}, ['/home/me'], ['/home/me/.ssh']],
+    ['a runtime folder outside /run is searched', '/home/me/src/app', { XDG_RUNTIME_DIR: '/srv/run/me' }, ['/home/me', '/srv/run/me'], ['/home/me/.ssh']],
+    ['one under /run or /tmp is not (the box has its own, empty)', '/home/me/src/app', { XDG_RUNTIME_DIR: '/run/user/1000' }, ['/home/me'], ['/home/me/.ssh']],
+    ['one under HOME is searched with it', '/home/me/src/app', { XDG_RUNTIME_DIR: '/home/me/.run' }, ['/home/me'], ['/home/me/.ssh']],
+    ['a relative one is not a place', '/home/me/src/app', { XDG_RUNTIME_DIR: 'run' }, ['/home/me'], ['/home/me/.ssh']],
+  ])('socketSearch: %s', (_, tree, env, roots, skip) => {
+    expect(socketSearch('/home/me', env, tree, hidden)).toMatchObject({ roots, skip });
+  });
+
+  it.each([
+    ['SSH_AUTH_SOCK', { SSH_AUTH_SOCK: '/home/me/.1password/agent.sock' }, ['/home/me/.1password/agent.sock']],
+    ["GPG_AGENT_INFO's first field", { GPG_AGENT_INFO: '/home/me/.gnupg/S.gpg-agent:42:1' }, ['/home/me/.gnupg/S.gpg-agent']],
+    ["every path= of a D-Bus address, escapes decoded (not an abstract one)", { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/srv/run/my%20bus,guid=1;unix:abstract=/tmp/dbus-x' }, ['/srv/run/my bus']],
+    ["GNOME_KEYRING_CONTROL's control socket", { GNOME_KEYRING_CONTROL: '/srv/run/keyring' }, ['/srv/run/keyring/control']],
+    ['a relative path, nothing', { SSH_AUTH_SOCK: 'agent.sock' }, []],
+  ])('agentSocketPaths: %s', (_, env, paths) => {
+    expect(agentSocketPaths(env)).toEqual(paths);
+  });
+
+  it('withoutAgents drops the agent and session-bus variables, and keeps the rest', () => {
+    const env = { HOME: '/h', SSH_AUTH_SOCK: '/h/a', SSH_AGENT_PID: '1', GPG_AGENT_INFO: '/h/g:1:1', GNOME_KEYRING_CONTROL: '/k', GNOME_KEYRING_PID: '2', DBUS_SESSION_BUS_ADDRESS: 'unix:path=/b', XDG_RUNTIME_DIR: '/run/user/1' };
+    expect(withoutAgents(env)).toEqual({ HOME: '/h', XDG_RUNTIME_DIR: '/run/user/1' });
   });
 });
 
@@ -166,7 +212,7 @@ describe('NorrisBox', () => {
     const view = { execBegin: () => {}, execOutput: () => {}, execEnd: () => {}, info: () => {}, status: () => {}, error: () => {} };
     const cwd = path.join(dir, 'home', 'tree');
     const shell = new ShellRunner({ shell: config(norris).shell, cwd, env, isTTY: false, view, pending, session: null, redact: (text) => text });
-    const box = new NorrisBox({ config: config(norris), env, shell, note: (t) => notes.push(t) });
+    const box = new NorrisBox({ config: config(norris), env, shell, note: (t) => notes.push(t), status: () => {} });
     return { box, pending, notes, cwd };
   };
   const env = () => ({ HOME: path.join(dir, 'home'), PATH: '/usr/bin:/bin', SECRET_TOKEN: 'abcdefghijkl' });

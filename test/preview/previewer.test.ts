@@ -2,7 +2,7 @@
 // from real overlays (whiteouts, a folder removed and made again, modes, links), the real tree is
 // untouched, the scratch folder is gone, and there is no network. Skipped where previews cannot run.
 
-import { chmodSync, existsSync, mkdirSync, rmSync, utimesSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
@@ -179,6 +179,37 @@ describe('the previewer on this kernel', () => {
       expect(heard).toEqual([]);
     } finally {
       server.close();
+    }
+  }, 30_000);
+
+  it('reaches no unix socket of HOME or of a runtime folder outside /run (an agent), nor the agent variables (issue 32)', async (ctx) => {
+    if (!available) ctx.skip();
+    const heard: string[] = [];
+    const agentDir = path.join(env.HOME, '.1password');
+    // Outside /tmp and /run, which are the box's own.
+    const runtime = mkdtempSync(path.join('/var/tmp', 'aish-runtime-'));
+    mkdirSync(agentDir, { recursive: true });
+    const agent = path.join(agentDir, 'agent.sock');
+    const bus = path.join(runtime, 'bus');
+    const servers = [agent, bus].map((p) => net.createServer((s) => (heard.push(p), s.destroy())));
+    await Promise.all(servers.map((server, i) => new Promise<void>((resolve) => server.listen([agent, bus][i], resolve))));
+    try {
+      const tree = makeTree();
+      const withAgents = new Previewer({ env: { ...env, XDG_RUNTIME_DIR: runtime }, scratchDir, hiddenPaths: [], captureMaxChars: 16_000 });
+      const connect = (p: string) => `python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.sendall(b"x")' '${p}' && echo "THROUGH ${path.basename(p)}"`;
+      const result = await withAgents.run(
+        { command: `${connect(agent)}; ${connect(bus)}; echo "ssh=[$SSH_AUTH_SOCK]"`, cwd: tree, env: { ...env, SSH_AUTH_SOCK: agent }, tree, shell: '/bin/bash', timeoutMs: 20_000, signal: new AbortController().signal },
+        (f) => f,
+      );
+      expect(result.type).toBe('done');
+      const text = result.type === 'done' ? result.output.text : '';
+      expect(text).not.toContain('THROUGH');
+      expect(text).toContain('ssh=[]');
+      expect(heard).toEqual([]);
+    } finally {
+      for (const server of servers) server.close();
+      rmSync(agentDir, { recursive: true, force: true });
+      rmSync(runtime, { recursive: true, force: true });
     }
   }, 30_000);
 
