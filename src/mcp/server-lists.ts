@@ -1,7 +1,8 @@
 // A server's resources, resource templates and prompts, cached (issue 27): fetched once after the
 // connect, only when the server's capabilities announce them, and again on its
-// `notifications/resources/list_changed` or `notifications/prompts/list_changed`. A failed fetch
-// keeps the old list and reports one status line; `ready()` lets a reader wait for a fetch in flight.
+// `notifications/resources/list_changed` or `notifications/prompts/list_changed`, coalesced per list
+// (list-refetch.ts). A failed fetch keeps the old list and reports one status line; `ready()` lets
+// a reader wait for the fetches in flight or queued.
 
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
@@ -12,6 +13,7 @@ import {
   type ResourceTemplate,
   type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
+import { ListRefetch } from './list-refetch.js';
 
 /** A server's resource as `:mcp resources` shows it. */
 export interface McpResource {
@@ -56,20 +58,28 @@ export class ServerLists {
   #resources: McpResource[] = [];
   #templates: McpResourceTemplate[] = [];
   #prompts: McpPrompt[] = [];
-  #fetching = new Map<Kind, Promise<void>>();
-  #again = new Set<Kind>();
+  #refetch: Record<Kind, ListRefetch>;
   #client: Client;
   #timeout: number;
   #report: (what: string, err: unknown) => void;
 
   /**
    * `report` is told when a fetch fails (the session turns it into a status line); `timeout` is
-   * the limit of each page.
+   * the limit of each page; once `active` says false, a queued fetch is dropped.
    */
-  constructor(client: Client, capabilities: ServerCapabilities | undefined, opts: { timeout: number; report: (what: string, err: unknown) => void }) {
+  constructor(
+    client: Client,
+    capabilities: ServerCapabilities | undefined,
+    opts: { timeout: number; report: (what: string, err: unknown) => void; active?: () => boolean },
+  ) {
     this.#client = client;
     this.#timeout = opts.timeout;
     this.#report = opts.report;
+    const active = opts.active ?? (() => true);
+    this.#refetch = {
+      resources: new ListRefetch(() => this.#fetchResources(), { active, onError: (err) => this.#report('the resource list', err) }),
+      prompts: new ListRefetch(() => this.#fetchPrompts(), { active, onError: (err) => this.#report('the prompt list', err) }),
+    };
     this.offersResources = capabilities?.resources !== undefined;
     this.offersPrompts = capabilities?.prompts !== undefined;
     this.offersCompletions = capabilities?.completions !== undefined;
@@ -83,9 +93,9 @@ export class ServerLists {
     if (this.offersPrompts) void this.refresh('prompts');
   }
 
-  /** Resolves when no fetch is in flight (the lists are as fresh as aish knows). Never rejects. */
+  /** Resolves when no fetch is in flight or queued (the lists are as fresh as aish knows). Never rejects. */
   async ready(): Promise<void> {
-    while (this.#fetching.size > 0) await Promise.all(this.#fetching.values());
+    await Promise.all([this.#refetch.resources.ready(), this.#refetch.prompts.ready()]);
   }
 
   get resources(): readonly McpResource[] {
@@ -101,30 +111,12 @@ export class ServerLists {
   }
 
   /**
-   * Fetches one list again; concurrent calls share the fetch, and a notice that comes in during it
-   * makes one more. Never rejects.
+   * Fetches one list again, as its list_changed notice does: now when no fetch of it is in flight,
+   * else once after it. Resolves when none is in flight or queued; never rejects.
    */
   refresh(kind: Kind): Promise<void> {
-    const running = this.#fetching.get(kind);
-    if (running) {
-      this.#again.add(kind);
-      return running;
-    }
-    const work = (async () => {
-      try {
-        do {
-          this.#again.delete(kind);
-          if (kind === 'resources') await this.#fetchResources();
-          else await this.#fetchPrompts();
-        } while (this.#again.has(kind));
-      } catch (err) {
-        this.#report(kind === 'resources' ? 'the resource list' : 'the prompt list', err);
-      } finally {
-        this.#fetching.delete(kind);
-      }
-    })();
-    this.#fetching.set(kind, work);
-    return work;
+    this.#refetch[kind].request();
+    return this.#refetch[kind].ready();
   }
 
   async #fetchResources(): Promise<void> {

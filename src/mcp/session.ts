@@ -1,8 +1,9 @@
 // One MCP server connection (SPEC §6): owns an SDK `Client` over streamable HTTP (legacy SSE as the
 // fallback for 400/404/405 only), SSE or stdio; asks only for what the server's capabilities
 // announce; caches the tool list under safe wire names (and the resource and prompt lists,
-// server-lists.ts) and refetches them on list_changed. `callTool`, `readResource`, `getPrompt` and
-// `completeArgument` never reject; `close` never throws and is idempotent.
+// server-lists.ts) and refetches them on list_changed, coalesced (list-refetch.ts). `callTool`,
+// `readResource`, `getPrompt` and `completeArgument` never reject; `close` never throws and is
+// idempotent.
 
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -37,6 +38,7 @@ import {
 } from './outcome.js';
 import type { McpCallOptions, McpConnectOptions, McpSessionStatus, McpTool, McpTransportKind } from './session-types.js';
 import { watchServerLog } from './server-log.js';
+import { ListRefetch } from './list-refetch.js';
 import { ServerLists } from './server-lists.js';
 import { MAX_STDIO_MESSAGE_BYTES, MESSAGE_TOO_LARGE_CODE, tooLargeBytes } from './stdio-lines.js';
 import { fetchToolList } from './tool-list.js';
@@ -71,8 +73,7 @@ export class McpSession {
   #names: ToolNameMap = { toSafe: new Map(), toOriginal: new Map() };
   #inFlight = new Set<(reason: string) => void>();
   #probing: Promise<boolean> | undefined;
-  #refreshing: Promise<void> | undefined;
-  #refreshAgain = false;
+  #toolRefetch: ListRefetch;
   #closing: Promise<void> | undefined;
   #secrets: string[];
   #stderr: { text: string } | undefined;
@@ -114,8 +115,16 @@ export class McpSession {
     this.#offersRoots = init.opts.requests?.roots !== undefined;
     const capabilities = init.client.getServerCapabilities();
     this.#offersTools = capabilities?.tools !== undefined;
+    this.#toolRefetch = new ListRefetch(() => this.#fetchTools(), {
+      onFetched: () => this.onToolsChanged?.(this.#tools),
+      onError: (err) => {
+        if (this.status === 'connected') this.#onStatus(`mcp ${alias}: could not refresh the tool list: ${this.#describe(err)}`);
+      },
+      active: () => this.status === 'connected',
+    });
     this.lists = new ServerLists(init.client, capabilities, {
       timeout: this.#callTimeoutMs,
+      active: () => this.status === 'connected',
       report: (what, err) => {
         if (this.status === 'connected') this.#onStatus(`mcp ${alias}: could not fetch ${what}: ${this.#describe(err)}`);
       },
@@ -220,30 +229,18 @@ export class McpSession {
   }
 
   /**
-   * Refetches the tool list now; concurrent calls share one fetch (and one more after it, if a
-   * notice came in meanwhile). A failure keeps the old list and reports a status line.
+   * Fetches the tool list again, as a list_changed notice does: now when no fetch is in flight,
+   * else once after it (list-refetch.ts). A failure keeps the old list and reports a status line.
+   * Resolves, never rejects, when no fetch is in flight or queued.
    */
   refreshTools(): Promise<void> {
-    if (this.#refreshing) {
-      this.#refreshAgain = true;
-      return this.#refreshing;
-    }
-    this.#refreshing = (async () => {
-      try {
-        do {
-          this.#refreshAgain = false;
-          await this.#fetchTools();
-        } while (this.#refreshAgain && this.status === 'connected');
-        this.onToolsChanged?.(this.#tools);
-      } catch (err) {
-        if (this.status === 'connected') {
-          this.#onStatus(`mcp ${this.alias}: could not refresh the tool list: ${this.#describe(err)}`);
-        }
-      } finally {
-        this.#refreshing = undefined;
-      }
-    })();
-    return this.#refreshing;
+    this.#toolRefetch.request();
+    return this.#toolRefetch.ready();
+  }
+
+  /** Resolves when no tool list fetch is in flight or queued; never rejects. */
+  toolsReady(): Promise<void> {
+    return this.#toolRefetch.ready();
   }
 
   async #fetchTools(signal?: AbortSignal): Promise<void> {
