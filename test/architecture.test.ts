@@ -65,7 +65,7 @@ const LAYERS: Record<string, readonly string[]> = {
   // from git, whose answer the repository's config can move (issue 32).
   norris: ['broker', 'cmd-contract', 'config', 'errors', 'find-on-path', 'safety', 'tool-call', 'turn', 'undo'],
   // A command in a throwaway copy-on-write view (user and mount namespaces, overlays, the box's bwrap).
-  preview: ['find-on-path', 'norris', 'project', 'shell'],
+  preview: ['find-on-path', 'norris', 'project', 'safety', 'shell'],
   // aish's line editor: the keys, the kill ring, the history and the drawing of the line (pure).
   line: [],
   // Everything a person sees; it draws the events of the layers below and produces none.
