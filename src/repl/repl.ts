@@ -216,10 +216,11 @@ export class Repl {
    */
   async #runShellLine(line: string, knownCommand: boolean, signal: AbortSignal, outOfHistory: boolean): Promise<void> {
     const { shell, core, input } = this.#parts;
-    const started = Date.now();
+    let started = Date.now();
     const before = core.pending.text;
-    // With `undo.typed`, a typed line gets a checkpoint too.
-    await this.#parts.undo.around({ command: line, origin: 'typed' }, shell.cwd, () => shell.run(line, signal, { outOfHistory }));
+    // With `undo.typed`, a typed line gets a checkpoint too. "Fails at once" is timed from the
+    // command's start: a first line also waits for the shell to start, which says nothing of it.
+    await this.#parts.undo.around({ command: line, origin: 'typed' }, shell.cwd, () => shell.run(line, signal, { outOfHistory, onStart: () => (started = Date.now()) }));
     if (!this.#parts.io.isTTY || !knownCommand || signal.aborted) return;
     if (!misfiredProse(line, shell.lastStatus, Date.now() - started)) return;
     const answer = await input.askKey(plainQuestion('ask the model instead? [Y/n] ', 'yn', 'y'));

@@ -73,6 +73,8 @@ export interface ShellRunnerParts {
 export interface RunHow {
   /** Kept out of the shell's history (typed with a leading space, as the shells' `ignorespace`). */
   outOfHistory?: boolean;
+  /** Called as the command is about to start: after the shell has started, if it had to. */
+  onStart?: () => void;
 }
 
 export class ShellRunner {
@@ -334,9 +336,11 @@ export class ShellRunner {
       // On a terminal the shell is asked where its history is before the first line runs, so Up
       // reaches that history once the line is done.
       if (this.#parts.isTTY) void this.#askHistoryFile(session);
+      how.onStart?.();
       await this.#runInSession(session, command, signal, how);
       return;
     }
+    how.onStart?.();
     const { view, shell, isTTY } = this.#parts;
     // Without a session there is no shell to leave: `exit` and `logout` leave aish, as a shell would.
     const exit = /^\s*(?:exit|logout)(?:\s+(\d+))?\s*$/.exec(command);
