@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeHome, type AishHome } from '../support/aish-env.js';
 import { PtySession } from '../support/pty.js';
+import { needs } from '../support/needs.js';
 
 let h: AishHome;
 let term: PtySession | undefined;
@@ -29,7 +30,7 @@ function frame(t: PtySession, from: number): Promise<string> {
   return t.waitFor(/╰─ exit \d+[^\n]*\n/, { from });
 }
 
-describe.each(['bash', 'zsh'] as const)('%s', (shell) => {
+for (const shell of ['bash', 'zsh'] as const) needs(`/bin/${shell}`).describe(`${shell}`, () => {
   it('a for loop typed over three lines runs as one command, and is one history entry', async () => {
     const t = start(shell);
     await t.waitFor('[aish:fast]> ');
@@ -106,7 +107,7 @@ describe('vi mode', () => {
     expect(await frame(t, mark)).toMatch(/╭─ echo ONE two\.[^\n]*\nONE two\.\r?\n/);
   });
 
-  it('bindkey -v in .zshrc makes the line vi from the start (zsh)', async () => {
+  needs('/bin/zsh').it('bindkey -v in .zshrc makes the line vi from the start (zsh)', async () => {
     const t = start('zsh', 'bindkey -v');
     await t.waitFor('[aish:fast]> ');
     // A prompt after the shell has started is in its mode from the first key.

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeHome, type AishHome } from '../support/aish-env.js';
 import { KEY, PtySession } from '../support/pty.js';
+import { needs } from '../support/needs.js';
 
 let h: AishHome;
 let term: PtySession | undefined;
@@ -111,7 +112,7 @@ describe('on a terminal', () => {
     await t2.waitFor('echo remembered-line', { from: mark });
   });
 
-  it('interactive programs get the terminal (less shows a file and quits on q)', async () => {
+  needs('less').it('interactive programs get the terminal (less shows a file and quits on q)', async () => {
     writeFileSync(path.join(h.cwd, 'notes.txt'), 'line from the file\n');
     const t = start();
     await t.waitFor(PROMPT);

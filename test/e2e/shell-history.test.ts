@@ -6,10 +6,11 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { fakeSecrets } from '../support/fake-secrets.js';
 import { loopbackHome } from '../support/loopback-home.js';
 import { KEY, PtySession } from '../support/pty.js';
+import { needs } from '../support/needs.js';
 
 const setup = loopbackHome();
 const PROMPT = /\[aish:fast\]> $/;
@@ -28,7 +29,7 @@ async function typed(t: PtySession, keys: string): Promise<string> {
   return t.waitFor(/╰─ exit \d+[^\n]*\n[\s\S]*\[aish:fast\]> $/, { from: mark });
 }
 
-describe.each(['bash', 'zsh'] as const)('%s', (shell) => {
+for (const shell of ['bash', 'zsh'] as const) needs(`/bin/${shell}`).describe(`${shell}`, () => {
   it('Up reaches the shell\'s history; a secret is recalled whole but reaches no history file unredacted', async () => {
     const { home: h } = setup;
     const s = SHELLS[shell];

@@ -10,6 +10,7 @@ import { FIXTURE_SERVER } from '../support/mcp-servers.js';
 import { ModelServer, textReply } from '../support/model-server.js';
 import { KEY, PtySession } from '../support/pty.js';
 import { runAish } from '../support/run-aish.js';
+import { needs } from '../support/needs.js';
 
 let h: AishHome;
 let term: PtySession | undefined;
@@ -73,7 +74,7 @@ function processesWith(marker: string): string[] {
   }
 }
 
-describe.each(['bash', 'zsh'])('%s on a terminal', (shell) => {
+for (const shell of ['bash', 'zsh']) needs(`/bin/${shell}`).describe(`${shell} on a terminal`, () => {
   it('keeps the rc file\'s alias, function and export, variables, a venv, the directory stack and jobs', async () => {
     plantVenv();
     const t = startTerm(shell);
@@ -95,7 +96,7 @@ describe.each(['bash', 'zsh'])('%s on a terminal', (shell) => {
     await typed(t, 'kill %1');
   });
 
-  it('gives programs the terminal: isatty, read -p answered by typed keys, Ctrl-C keeps the shell', async () => {
+  needs('python3').it('gives programs the terminal: isatty, read -p answered by typed keys, Ctrl-C keeps the shell', async () => {
     const t = startTerm(shell);
     expect(await typed(t, "python3 -c 'import sys; print(sys.stdin.isatty(), sys.stdout.isatty())'")).toContain('True True');
     await t.waitFor(PROMPT);
@@ -220,7 +221,7 @@ describe('shell.prompt_from_shell: the shell draws the prompt', () => {
     zsh: String.raw`%{\e]0;the-title\a%}%F{green}me%f:%~[%?]%# `,
   };
 
-  it.each(['bash', 'zsh'] as const)('%s: the prompt is the rendered PS1 with aish\'s sign after it, following cd and the status', async (shell) => {
+  for (const shell of ['bash', 'zsh'] as const) needs(`/bin/${shell}`).it(`${shell}: the prompt is the rendered PS1 with aish's sign after it, following cd and the status`, async () => {
     h.writeConfig({ shell: { prompt_from_shell: true } });
     writeFileSync(path.join(h.home, shell === 'zsh' ? '.zshrc' : '.bashrc'), `PS1=${shell === 'zsh' ? `$'${PS1.zsh}'` : `'${PS1.bash}'`}\n`);
     const t = (term = PtySession.start({ cwd: h.cwd, env: { ...h.env, SHELL: `/bin/${shell}` }, cols: 100, rows: 30 }));
@@ -243,7 +244,7 @@ describe('shell.prompt_from_shell: the shell draws the prompt', () => {
     await t.waitFor(/me:~\[0\][$#%] \$ echo hi$/);
   });
 
-  it.each(['bash', 'zsh'] as const)('%s: a prompt of two lines, the first one shown above the line', async (shell) => {
+  for (const shell of ['bash', 'zsh'] as const) needs(`/bin/${shell}`).it(`${shell}: a prompt of two lines, the first one shown above the line`, async () => {
     h.writeConfig({ shell: { prompt_from_shell: true } });
     writeFileSync(path.join(h.home, shell === 'zsh' ? '.zshrc' : '.bashrc'), shell === 'zsh' ? "PS1=$'top line %~\\n%# '\n" : "PS1='top line \\w\\n\\$ '\n");
     const t = (term = PtySession.start({ cwd: h.cwd, env: { ...h.env, SHELL: `/bin/${shell}` }, cols: 100, rows: 30 }));
@@ -415,7 +416,7 @@ describe('a CMD: line runs in the same shell', () => {
 });
 
 describe('when the terminal closes', () => {
-  it('leaves nothing running: the shell and its background job get SIGHUP', async () => {
+  needs('pgrep').it('leaves nothing running: the shell and its background job get SIGHUP', async () => {
     const t = startTerm('bash');
     // A duration no other process on the machine has, to find this job's sleep by its command line.
     const seconds = `301.${process.pid}${Date.now() % 100000}`;
@@ -463,7 +464,7 @@ describe('without a session', () => {
 });
 
 describe('from a pipe', () => {
-  it.each(['bash', 'zsh'])('%s: lines run in order in one shell, output on stdout', async (shell) => {
+  for (const shell of ['bash', 'zsh']) needs(`/bin/${shell}`).it(`${shell}: lines run in order in one shell, output on stdout`, async () => {
     writeFileSync(path.join(h.home, shell === 'zsh' ? '.zshrc' : '.bashrc'), `${RC}\n`);
     const r = await runAish({ cwd: h.cwd, env: { ...h.env, SHELL: `/bin/${shell}` }, stdin: 'x=7\necho "x=$x"\ngreet pipe\ncat\nls --color=auto -d /\n' });
     expect(r.code).toBe(0);

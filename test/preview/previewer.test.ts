@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ownPrivateFolder, Previewer, type PreviewResult } from '../../src/preview/previewer.js';
 import { noProcessWith, processWith } from '../support/processes.js';
 import { tempDir } from '../support/temp-dir.js';
+import { needs } from '../support/needs.js';
 
 const base = tempDir('aish-preview-');
 const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: path.join(base, 'home') };
@@ -182,7 +183,7 @@ describe('the previewer on this kernel', () => {
     }
   }, 30_000);
 
-  it('reaches no unix socket of HOME or of a runtime folder outside /run (an agent), nor the agent variables (issue 32)', async (ctx) => {
+  needs('python3').it('reaches no unix socket of HOME or of a runtime folder outside /run (an agent), nor the agent variables (issue 32)', async (ctx) => {
     if (!available) ctx.skip();
     const heard: string[] = [];
     const agentDir = path.join(env.HOME, '.1password');

@@ -6,7 +6,7 @@
 import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/schema.js';
 import { PendingOutput } from '../../src/context/pending-output.js';
 import { Redactor } from '../../src/safety/redact.js';
@@ -15,6 +15,7 @@ import type { SessionShell } from '../../src/shell/session.js';
 import { ShellRunner } from '../../src/shell/shell-runner.js';
 import { fakeSecrets } from '../support/fake-secrets.js';
 import { testSession } from '../support/session-shell.js';
+import { needs } from '../support/needs.js';
 
 let home: string;
 let runners: ShellRunner[] = [];
@@ -59,7 +60,7 @@ function start(kind: SessionShell, opts: { isTTY?: boolean } = {}) {
   return { runner, run, history, historyFile };
 }
 
-describe.each(['bash', 'zsh'] as const)('%s', (kind) => {
+for (const kind of ['bash', 'zsh'] as const) needs(kind).describe(`${kind}`, () => {
   it('gives the person\'s own history, asked of the shell where it is', async () => {
     writeFileSync(path.join(home, 'hist'), kind === 'zsh' ? ': 1700000000:0;echo older\n: 1700000001:0;echo newer\n' : 'echo older\necho newer\n');
     const { runner } = start(kind);

@@ -8,10 +8,11 @@ import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawn } from '@lydell/node-pty';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import type { SessionShell, SpawnPty } from '../../src/shell/session.js';
 import { testSession } from '../support/session-shell.js';
 import { screenText } from '../../src/shell/screen-text.js';
+import { needs } from '../support/needs.js';
 
 const homes: string[] = [];
 afterEach(() => {
@@ -59,7 +60,7 @@ function recorded(kind: SessionShell, rc?: string) {
   };
 }
 
-describe.each(['bash', 'zsh'] as const)('%s', (kind) => {
+for (const kind of ['bash', 'zsh'] as const) needs(kind).describe(`${kind}`, () => {
   it.each([
     ['the line is cancelled', 'signal'],
     ['Ctrl-C is typed', 'key'],
@@ -81,7 +82,7 @@ describe.each(['bash', 'zsh'] as const)('%s', (kind) => {
   });
 });
 
-describe.each(['bash', 'zsh'] as const)('%s on a terminal', (kind) => {
+for (const kind of ['bash', 'zsh'] as const) needs(kind).describe(`${kind} on a terminal`, () => {
   it('a cancelled line types one Ctrl-C: a program that takes Ctrl-C itself gets it once, not every half second', async () => {
     const { session, traffic } = recorded(kind);
     const controller = new AbortController();
@@ -111,7 +112,7 @@ describe.each(['bash', 'zsh'] as const)('%s on a terminal', (kind) => {
   });
 });
 
-describe.each(['bash', 'zsh'] as const)('%s, keys typed before the start', (kind) => {
+for (const kind of ['bash', 'zsh'] as const) needs(kind).describe(`${kind}, keys typed before the start`, () => {
   it('a line typed ahead, then Ctrl-C, before the command started: the Ctrl-C drops it, as a terminal does, and it never runs', async () => {
     const { session, whenTyped } = recorded(kind);
     whenTyped(() => {
@@ -131,7 +132,7 @@ describe.each(['bash', 'zsh'] as const)('%s, keys typed before the start', (kind
   });
 });
 
-describe.each(['bash', 'zsh'] as const)('%s, Ctrl-C as the command ends', (kind) => {
+for (const kind of ['bash', 'zsh'] as const) needs(kind).describe(`${kind}, Ctrl-C as the command ends`, () => {
   it('a Ctrl-C that lands after the command ended, while the shell runs its prompt hooks, still ends the line', async () => {
     // A slow prompt hook of the person's own (a git prompt, say) runs before aish's end marker.
     // A Ctrl-C typed then (pressed as the command ended, or a deferred one a moment after the
@@ -159,7 +160,7 @@ describe.each(['bash', 'zsh'] as const)('%s, Ctrl-C as the command ends', (kind)
   });
 });
 
-describe.each(['bash', 'zsh'] as const)('%s, lines that never start a command', (kind) => {
+for (const kind of ['bash', 'zsh'] as const) needs(kind).describe(`${kind}, lines that never start a command`, () => {
   it.each([
     ['a syntax error', 'echo )'],
     ['an unclosed quote', 'echo "unclosed'],
@@ -180,7 +181,7 @@ describe.each(['bash', 'zsh'] as const)('%s, lines that never start a command', 
   });
 });
 
-describe('zsh, an interrupt left for its next prompt', () => {
+needs('zsh').describe('zsh, an interrupt left for its next prompt', () => {
   it('the next command, read by the end hook as a line typed ahead, is typed again and runs', async () => {
     // A Ctrl-C that lands as a command ends, after aish's end marker, is an interrupt zsh takes at
     // its next prompt: it drops the line editor and runs its hooks again, and the end hook's read

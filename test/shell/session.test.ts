@@ -11,6 +11,7 @@ import { ShellSession, type SessionShell } from '../../src/shell/session.js';
 import { parseCompletion } from '../../src/shell/completion-answer.js';
 import { screenText } from '../../src/shell/screen-text.js';
 import { testSession } from '../support/session-shell.js';
+import { needs } from '../support/needs.js';
 
 let home: string;
 let sessions: ShellSession[] = [];
@@ -53,7 +54,7 @@ function start(kind: SessionShell, opts: { rc?: string; startTimeoutMs?: number;
   return { session, run, statuses };
 }
 
-describe.each(['bash', 'zsh'] as const)('%s session', (kind) => {
+for (const kind of ['bash', 'zsh'] as const) needs(kind).describe(`${kind} session`, () => {
   it('keeps aliases, functions, exports from the rc file and variables set by earlier lines', async () => {
     const { run } = start(kind);
     expect((await run('ll')).text).toBe('LL');
@@ -182,7 +183,7 @@ describe.each(['bash', 'zsh'] as const)('%s session', (kind) => {
     expect((await run('ll')).text).toBe('LL');
   });
 
-  it('ends for good on exit, leaving no job of its own running', async () => {
+  needs('pgrep').it('ends for good on exit, leaving no job of its own running', async () => {
     const { session, run } = start(kind);
     const tag = `${process.pid}${Date.now() % 100000}`;
     await run(`sleep 314.${tag} &`);
@@ -227,7 +228,7 @@ describe.each(['bash', 'zsh'] as const)('%s session', (kind) => {
     expect((await run('echo next')).text).toBe('next');
   });
 
-  it('hangs up its jobs when closed, but not a disowned one', async () => {
+  needs('pgrep', 'ps').it('hangs up its jobs when closed, but not a disowned one', async () => {
     const { session, run } = start(kind);
     const tag = `${process.pid}${Date.now() % 100000}`;
     await run(`sleep 310.${tag} &`);
@@ -264,7 +265,7 @@ async function complete(session: ShellSession, line: string, timeoutMs = 5000) {
   return payload === null ? null : parseCompletion(payload);
 }
 
-describe.each(['bash', 'zsh'] as const)('%s completion', (kind) => {
+for (const kind of ['bash', 'zsh'] as const) needs(kind).describe(`${kind} completion`, () => {
   it('completes the rc file\'s function and alias as first words, and files in the shell\'s directory after a cd', async () => {
     const { session, run } = start(kind, { rc: `${RC[kind].text}alias zzalias='echo A'\nzzfunc() { :; }\n` });
     await run('true');
