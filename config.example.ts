@@ -173,6 +173,7 @@ export default defineConfig({
   memory: {
     enabled: true, // inject remembered facts as [background]
     max_inject_chars: 2000,
+    // summarizer_model: 'fast', // preset :memory summarize asks (default: context.summarizer_model)
   },
 
   ui: {
