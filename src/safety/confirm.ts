@@ -21,7 +21,7 @@ export interface KeyQuestion {
   kind: 'command' | 'arguments';
   /** The answer keys, lower case (`yne`). */
   keys: string;
-  /** What Enter means: one of `keys`. */
+  /** What Enter means: one of `keys`, or '' for no key (a form field: its default, or left out). */
   fallback: string;
   /**
    * Why the policy asks, when it says more than `shell.confirm_cmd` (`destructive command (rm -r
