@@ -53,7 +53,12 @@ export default defineConfig({
   context: {
     max_turns: 40, // turns kept before the oldest exchange is evicted
     token_budget: 4096, // estimated tokens (chars / 4) kept in the conversation
-    use_tool_role: true, // false: tool results become a `[tool: name]` prefix of the next user turn
+    // false (for chat templates that reject role "tool"): the calls go as the assistant's text and
+    // their results as `[tool: name]` blocks in a user message where the tool turns were, joined to
+    // the next user turn when it follows directly. Not moved to the next turn you type, as the seed
+    // had it: the model would see results after its own answer to them, and every request would
+    // change the prompt's prefix, which servers cache.
+    use_tool_role: true,
     summarize_on_evict: false, // summarize evicted turns instead of dropping them silently
     // summarizer_model: 'fast',         // preset for summaries (default: `fast` when it exists, else default_model)
     max_summary_chars: 2000, // a longer summary is summarized again
@@ -168,6 +173,7 @@ export default defineConfig({
   memory: {
     enabled: true, // inject remembered facts as [background]
     max_inject_chars: 2000,
+    // summarizer_model: 'fast', // preset :memory summarize asks (default: context.summarizer_model)
   },
 
   ui: {

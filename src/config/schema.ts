@@ -214,6 +214,8 @@ export const rawConfigSchema = strict({
   memory: section({
     enabled: optional(v.boolean(), true),
     max_inject_chars: optional(positiveInt, 2000),
+    /** The preset `:memory summarize` asks (seed 002); defaults to `context.summarizer_model`. */
+    summarizer_model: optional(nonEmpty()),
   }),
   // Checkpoints before aish runs something for you, and :undo (docs/undo.md).
   undo: section({
@@ -336,6 +338,7 @@ export function resolveConfig(
   };
   mustBePreset('default_model', defaultModel);
   mustBePreset('context.summarizer_model', raw.context.summarizer_model);
+  mustBePreset('memory.summarizer_model', raw.memory.summarizer_model);
   mustBePreset('routing.fallback_model', raw.routing.fallback_model);
   if (typeof raw.suggest.model === 'string') mustBePreset('suggest.model', raw.suggest.model);
   for (const [cls, preset] of Object.entries(raw.routing.classes ?? {})) mustBePreset(`routing.classes.${cls}`, preset);
@@ -358,6 +361,7 @@ export function resolveConfig(
       ...(models === builtinModels ? {} : { presets_from_file: true }),
       default_model: defaultModel,
       context: { ...raw.context, summarizer_model: summarizerModel },
+      memory: { ...raw.memory, summarizer_model: raw.memory.summarizer_model ?? summarizerModel },
       mcp: { ...raw.mcp, auto_approve: autoApprove },
       routing: { ...raw.routing, classes, ...(fallbackModel ? { fallback_model: fallbackModel } : {}) },
       shell: {

@@ -39,7 +39,7 @@ export async function summarizeMemory(o: SummarizeMemoryOptions): Promise<void> 
     .map((t) => `${t.role}: ${t.content}`)
     .join('\n');
   if (text.trim() === '') throw new UsageError('nothing to summarize yet');
-  const name = o.config.context.summarizer_model ?? o.config.default_model;
+  const name = o.config.memory.summarizer_model ?? o.config.context.summarizer_model ?? o.config.default_model;
   const answer = await o.complete(
     name,
     [

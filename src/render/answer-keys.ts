@@ -35,11 +35,14 @@ export function answerOf(burst: readonly KeyPress[], keys: string, fallback: str
   return keys.includes(key) ? key : null;
 }
 
-/** What a question says when the key was not an answer: `(one key: y, n or e; Enter: n)`. */
+/**
+ * What a question says when the key was not an answer: `(one key: y, n or e; Enter: n)`; a
+ * fallback of no key ('', a form field whose question says what Enter does) is `(one key: y or n, or Enter)`.
+ */
 export function keysHint(keys: string, fallback: string): string {
   const list = [...keys];
   const named = list.length > 1 ? `${list.slice(0, -1).join(', ')} or ${list.at(-1)}` : list.join('');
-  return `(one key: ${named}; Enter: ${fallback})`;
+  return fallback === '' ? `(one key: ${named}, or Enter)` : `(one key: ${named}; Enter: ${fallback})`;
 }
 
 /**

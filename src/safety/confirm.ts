@@ -21,7 +21,7 @@ export interface KeyQuestion {
   kind: 'command' | 'arguments';
   /** The answer keys, lower case (`yne`). */
   keys: string;
-  /** What Enter means: one of `keys`. */
+  /** What Enter means: one of `keys`, or '' for no key (a form field: its default, or left out). */
   fallback: string;
   /**
    * Why the policy asks, when it says more than `shell.confirm_cmd` (`destructive command (rm -r
@@ -47,7 +47,8 @@ const WORDS: Record<string, string> = { yes: 'y', no: 'n', always: 'a', edit: 'e
 
 /**
  * A `KeyQuestion` asked as a line (where no one-key reader exists): a key or its word answers,
- * an empty line is the fallback, anything else is no answer (null).
+ * an empty line is the fallback; any other answer starting with `y` is yes where `y` is a key
+ * (the seed's `ans:lower():sub(1,1) == "y"`: `yep`, `yeah`), anything else is no answer (null).
  */
 export function keysFromLine(ask: AskFn): AskKeyFn {
   return async (q) => {
@@ -55,7 +56,7 @@ export function keysFromLine(ask: AskFn): AskKeyFn {
     if (line === null) return null;
     const a = line.trim().toLowerCase();
     if (a === '') return q.fallback;
-    const key = a.length === 1 ? a : WORDS[a];
+    const key = a.length === 1 ? a : (WORDS[a] ?? (a.startsWith('y') ? 'y' : undefined));
     return key !== undefined && q.keys.includes(key) ? key : null;
   };
 }

@@ -107,7 +107,7 @@ async function elicit(deps: ServerRequestDeps, alias: string, params: ElicitRequ
   if (choice !== 'y') return { action: 'decline' };
   const content: Record<string, unknown> = {};
   for (const [name, field] of Object.entries(schema.properties)) {
-    const value = await askField(ask, deps.status, name, field, required.has(name));
+    const value = await askField({ ask, askKey: deps.askKey ?? null, status: deps.status }, name, field, required.has(name));
     if (value === CANCELLED || signal.aborted) return { action: 'cancel' };
     if (value !== undefined) content[name] = value;
   }
@@ -170,22 +170,28 @@ export function parseField(field: Record<string, unknown>, text: string): { valu
   }
 }
 
-/** Asks one field: Enter takes the default (or leaves an optional field out); Ctrl-C cancels the form. */
-async function askField(
-  ask: NonNullable<ServerRequestDeps['ask']>,
-  status: (message: string) => void,
-  name: string,
-  schema: FieldSchema,
-  required: boolean,
-): Promise<unknown> {
+interface FieldAsker {
+  ask: NonNullable<ServerRequestDeps['ask']>;
+  /** The one-key reader of a terminal; null where questions are lines (then y/n is typed as a line). */
+  askKey: AskKeyFn | null;
+  status: (message: string) => void;
+}
+
+/**
+ * Asks one field: Enter takes the default (or leaves an optional field out); Ctrl-C cancels the
+ * form. A yes/no field is one key on a terminal, as every other question there.
+ */
+async function askField({ ask, askKey, status }: FieldAsker, name: string, schema: FieldSchema, required: boolean): Promise<unknown> {
   const field = schema as Record<string, unknown>;
   const title = typeof field.title === 'string' && field.title !== name ? ` "${field.title}"` : '';
   if (typeof field.description === 'string' && field.description !== '') status(`  ${name}: ${field.description}`);
   const hasDefault = 'default' in field && field.default !== undefined;
   const shownDefault = hasDefault ? `, Enter for ${JSON.stringify(field.default)}` : required ? '' : ', Enter to leave out';
   const question = `  ${name}${title}${required ? ' (required)' : ''} [${describeField(field)}${shownDefault}]: `;
+  // Enter on a yes/no key question: the default's key, or '' (no key: left out, or asked again).
+  const fallback = field.default === true ? 'y' : field.default === false ? 'n' : '';
   for (let tries = 0; tries < FIELD_TRIES; tries++) {
-    const answer = await ask(question);
+    const answer = field.type === 'boolean' && askKey ? await askKey(plainQuestion(question, 'yn', fallback)) : await ask(question);
     if (answer === null) return CANCELLED;
     if (answer.trim() === '') {
       if (hasDefault) return field.default;

@@ -31,6 +31,16 @@ describe('config.example.ts', () => {
     expect(example).toMatch(new RegExp(`\\b${leaf}:`));
   });
 
+  // The seed put tool results in front of the next user turn; the code keeps them where the tool
+  // turns were (src/context/messages.ts), and the example must say what the code does.
+  it('describes use_tool_role = false as the code does it: a user message where the tool turns were', () => {
+    const said = example.slice(example.indexOf('token_budget:'), example.indexOf('summarize_on_evict:'));
+    expect(said).toMatch(/\buse_tool_role:/);
+    expect(said).not.toMatch(/prefix of the next user turn/);
+    expect(said).toMatch(/\[tool: name\]/);
+    expect(said).toMatch(/where the tool turns were/);
+  });
+
   it('changes nothing: loading it as it is resolves to the same config as no config file', async () => {
     const data = await readConfigData(readConfigFile(path.join(ROOT, 'config.example.ts')), path.join(ROOT, 'src', 'config', 'define.ts'));
     for (const env of [{}, { OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1', OPENAI_MODEL: 'qwen3' }]) {

@@ -154,6 +154,14 @@ describe("the original's config shapes and seed 002's defaults", () => {
     expect(resolve({ models: presets('small', 'big'), default_model: 'big' }).context.summarizer_model).toBe('big');
   });
 
+  it('memory.summarizer_model (seed 002) names a preset; without it :memory summarize uses context.summarizer_model', () => {
+    expect(resolve({ models: presets('fast', 'small'), memory: { summarizer_model: 'small' } }).memory.summarizer_model).toBe('small');
+    expect(resolve({ models: presets('fast', 'big'), context: { summarizer_model: 'big' } }).memory.summarizer_model).toBe('big');
+    expect(resolve({ models: presets('small', 'big'), default_model: 'big' }).memory.summarizer_model).toBe('big');
+    const r = resolveConfig({ models: presets('fast'), memory: { summarizer_model: 'nope' } }, builtins);
+    expect(r.ok ? [] : r.issues).toEqual([{ path: 'memory.summarizer_model', message: 'no preset named "nope" (presets: fast)' }]);
+  });
+
   it('suggest.model is off by default; true, or a preset that exists, turns it on; idle_ms is bounded', () => {
     expect(resolve({ models: presets('fast') }).suggest).toEqual({ model: false, idle_ms: 400 });
     expect(resolve({ models: presets('fast', 'small'), suggest: { model: 'small', idle_ms: 150 } }).suggest).toEqual({ model: 'small', idle_ms: 150 });

@@ -30,8 +30,10 @@ describe('elicitation', () => {
       t.write('y');
       await t.waitFor('name "String" (required) [string]: ');
       t.line('Ada');
+      // A yes/no field is one key, as every other question: no Enter after it (the next field
+      // would never be asked if it needed one).
       await t.waitFor('check "Boolean" [y/n, Enter to leave out]: ');
-      t.line('y');
+      t.write('y');
       // Enter: the default, or left out.
       for (const field of ['firstLine "String with default" [string, Enter for "It was a dark and stormy night."]: ', 'email', 'homepage', 'birthdate']) {
         const mark = t.mark();
@@ -53,6 +55,7 @@ describe('elicitation', () => {
         t.line('');
       }
       await t.waitFor('Thanks, Ada.');
+      expect(t.text).toContain('check "Boolean" [y/n, Enter to leave out]: y\n');
       const result: string = toolTurn('e').content;
       expect(result).toContain('User provided the requested information');
       expect(result).toContain('- Name: Ada');

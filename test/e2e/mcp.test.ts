@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeHome, type AishHome } from '../support/aish-env.js';
 import { execFileSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
+import { fakeSecrets } from '../support/fake-secrets.js';
 import { everythingStdio, FIXTURE_SERVER, startFixture } from '../support/mcp-servers.js';
 import { ModelServer, textReply, toolCallReply } from '../support/model-server.js';
 import { KEY, PtySession } from '../support/pty.js';
@@ -231,5 +232,21 @@ describe(':tools', () => {
     expect(second.stdout).toMatch(/^aish__current_date +clock +off$/m);
     expect(second.stdout).toMatch(/the next request carries 3 tools/);
     expect(server.requests[1]!.body.tools.map((t: any) => t.function.name)).toEqual(['aish__read_file', 'aish__list_dir', 'everything__echo']);
+  });
+
+  it('last: the last call\'s arguments and whole result that the frame folds to one line, redacted and sanitized', async () => {
+    const token = fakeSecrets().find((x) => x.name === 'GitHub classic token')!;
+    h.writeConfig(config({ auto_approve: ['everything__*'] }));
+    const message = ['{', `  "token": "${token.value}",`, '  "title": "\x1b]0;pwned\x07",', '  "a": 1,', '  "b": 2,', '  "c": 3,', '}'].join('\n');
+    server.enqueue(echoCall('c7', message), textReply(['done']));
+    const r = await runAish({ stdin: 'please go ahead\n:tools last\n', cwd: h.cwd, env: h.env });
+    expect(r.stdout).toContain('Echo: { (+6 more lines)');
+    const shown = r.stdout.slice(r.stdout.indexOf('everything__echo (call c7)'));
+    expect(shown).toContain('arguments:\n{\n  "message": "{\\n  \\"token\\": \\"[redacted:github-token]\\"');
+    expect(shown).toContain(
+      ['result:', 'Echo: {', '  "token": "[redacted:github-token]",', '  "title": "^[]0;pwned^G",', '  "a": 1,', '  "b": 2,', '  "c": 3,', '}'].join('\n'),
+    );
+    expect(r.stdout + r.stderr).not.toContain(token.value);
+    expect(r.stdout).not.toContain('\x1b]0;pwned');
   });
 });

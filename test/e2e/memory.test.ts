@@ -79,3 +79,28 @@ it(':memory summarize on a terminal asks about each item by one key: another key
     t.kill();
   }
 });
+
+it(':memory summarize asks the memory.summarizer_model preset, not context.summarizer_model', async () => {
+  h.writeConfig({
+    models: { fast: { endpoint: server.url, model: 'm' }, small: { endpoint: server.url, model: 'small-m' } },
+    context: { summarizer_model: 'fast' },
+    memory: { summarizer_model: 'small' },
+  });
+  server.enqueue(textReply(['Noted.']), textReply(['(fact): the build uses pnpm']));
+  const t = PtySession.start({ cwd: h.cwd, env: h.env });
+  try {
+    await t.waitFor('[aish:fast]> ');
+    t.line('I build with pnpm');
+    await t.waitFor('Noted.');
+    const mark = t.mark();
+    t.line(':memory summarize');
+    await t.waitFor('remember (fact) the build uses pnpm? [y/N/e] ', { from: mark });
+    t.write('n');
+    await t.waitFor('remembered 0 of 1 proposed item(s)', { from: mark });
+    expect(server.requests.map((r) => r.body.model)).toEqual(['m', 'small-m']);
+    t.line(':quit');
+    await t.exited;
+  } finally {
+    t.kill();
+  }
+});

@@ -38,6 +38,7 @@ describe('keysHint', () => {
     ['yne', 'n', '(one key: y, n or e; Enter: n)'],
     ['psa', 'a', '(one key: p, s or a; Enter: a)'],
     ['yn', 'y', '(one key: y or n; Enter: y)'],
+    ['yn', '', '(one key: y or n, or Enter)'],
   ])('%s', (k, fallback, hint) => {
     expect(keysHint(k, fallback)).toBe(hint);
   });

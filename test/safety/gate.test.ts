@@ -34,6 +34,11 @@ describe('ApprovalGate: tool calls', () => {
     expect(await gateWith(null).gate.decide('x__y', {}, undefined, signal)).toEqual({ approved: false, by: 'no-terminal' });
   });
 
+  it('a line answer starting with y approves, as the seed reads it; anything else that is no key declines', async () => {
+    expect(await gateWith(['yeah']).gate.decide('x__y', {}, undefined, signal)).toEqual({ approved: true, by: 'user' });
+    expect(await gateWith(['sure']).gate.decide('x__y', {}, undefined, signal)).toEqual({ approved: false, by: 'user' });
+  });
+
   it('mcp.auto_approve approves without asking', async () => {
     const { gate, asked } = gateWith(null, { autoApprove: ['x__*'] });
     expect(await gate.decide('x__y', {}, undefined, signal)).toEqual({ approved: true, by: 'policy' });

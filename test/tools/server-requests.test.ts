@@ -89,6 +89,39 @@ describe('elicitation', () => {
     ]);
   });
 
+  it('a boolean field is one key, as every other question: y or n, Enter its default or leaves it out; a required one asks again', async () => {
+    const keyed: { text: string; keys: string; fallback: string }[] = [];
+    const keys = ['y', 'n', '', '', '', 'y'];
+    const t = setup({
+      answers: [],
+      askKey: async (q) => (keyed.push({ text: q.before, keys: q.keys, fallback: q.fallback }), keys.shift() ?? null),
+    });
+    const bools = {
+      mode: 'form' as const,
+      message: 'Settings?',
+      requestedSchema: {
+        type: 'object' as const,
+        properties: {
+          agree: { type: 'boolean' as const },
+          notify: { type: 'boolean' as const, default: true },
+          dark: { type: 'boolean' as const },
+          sure: { type: 'boolean' as const },
+        },
+        required: ['sure'],
+      },
+    };
+    expect(await t.handlers.elicit!('srv', bools, signal())).toEqual({ action: 'accept', content: { agree: false, notify: true, sure: true } });
+    expect(t.questions).toEqual([]);
+    expect(keyed.slice(1)).toEqual([
+      { text: '  agree [y/n, Enter to leave out]: ', keys: 'yn', fallback: '' },
+      { text: '  notify [y/n, Enter for true]: ', keys: 'yn', fallback: 'y' },
+      { text: '  dark [y/n, Enter to leave out]: ', keys: 'yn', fallback: '' },
+      { text: '  sure (required) [y/n]: ', keys: 'yn', fallback: '' },
+      { text: '  sure (required) [y/n]: ', keys: 'yn', fallback: '' },
+    ]);
+    expect(t.statuses).toContain('  sure is required');
+  });
+
   it.each([
     [['n'], 'decline'],
     [[''], 'decline'],
