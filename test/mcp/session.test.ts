@@ -250,7 +250,7 @@ describe('transport selection', () => {
 
   it('times out a stdio server that never answers: nothing to say about a connection', async () => {
     const err = await connectError('mute', { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'], env: {} }, options({ timeoutMs: 300 }));
-    expect(err.message).toBe('mcp mute: no answer within 300 ms');
+    expect(err.message).toBe('mcp mute: no answer within 300 ms (connect_timeout_ms sets the limit)');
   });
 
   it('times out an HTTP server that took the connection and never answers, saying so', async () => {
