@@ -260,7 +260,7 @@ describe('transport selection', () => {
     try {
       const port = (silent.address() as import('node:net').AddressInfo).port;
       const err = await connectError('silent', httpServer(`http://127.0.0.1:${port}/mcp`), options({ timeoutMs: 300 }));
-      expect(err.message).toBe('mcp silent: the server accepted the connection but did not answer within 300 ms');
+      expect(err.message).toBe('mcp silent: the server accepted the connection but did not answer within 300 ms (connect_timeout_ms sets the limit)');
     } finally {
       silent.close();
     }
