@@ -100,6 +100,8 @@ export default defineConfig({
       // },
       // A slow server may have its own call timeout (overrides call_timeout_ms below):
       // search: { url: 'http://127.0.0.1:9000/mcp', timeout_ms: 120_000 },
+      // and its own connect limit (default 60 s for npx, uvx, pnpm dlx, bunx; else 10 s):
+      // memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'], connect_timeout_ms: 90_000 },
       // Roots (docs/mcp.md "Roots"): server-filesystem takes them in place of its own directories.
       // Unset: mcp.roots below; 'cwd' follows `cd`; false: none; or a list of directories.
       // notes: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/srv/notes'], roots: false },

@@ -245,6 +245,8 @@ export function buildSession(opts: SessionOptions): Session {
     maxChars: config.mcp.max_result_chars,
     maxTools: config.mcp.max_tools,
     groups: config.mcp.groups,
+    // Said as the request is built: the turn view draws it around its spinner.
+    onTrimmed: (message) => view({ type: 'notice', message }),
   });
   // Every approved CMD: line and Norris step runs between two snapshots of its tree (`:undo`).
   const undo = shell && new Checkpoints({ config: config.undo, stateDir: opts.stateDir, env, status, redact });

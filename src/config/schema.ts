@@ -107,6 +107,9 @@ const mcpServerSchema = v.pipe(
     cwd: optional(v.string()),
     // Per call to this server; overrides mcp.call_timeout_ms.
     timeout_ms: optional(positiveInt),
+    // One connect of this server (start, handshake, tool list); unset: 60 s for npx, uvx,
+    // pnpm dlx and bunx, which may download the server first, else 10 s.
+    connect_timeout_ms: optional(positiveInt),
     // This server's roots; unset: mcp.roots.
     roots: optional(rootsSetting),
   }),

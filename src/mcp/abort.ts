@@ -8,7 +8,7 @@ export class Reason extends Error {}
 /** The attempt ran out of time: `no answer within <ms> ms`. */
 export class TimedOut extends Reason {
   constructor(readonly timeoutMs: number) {
-    super(`no answer within ${timeoutMs} ms`);
+    super(`no answer within ${timeoutMs} ms (connect_timeout_ms sets the limit)`);
   }
 }
 

@@ -59,7 +59,7 @@ export async function connectHttp(alias: string, cfg: McpServerConfig, opts: Mcp
   let handshaken = false;
   const failPlain = (err: unknown, prefix = ''): McpConnectError => {
     const accepted = err instanceof TimedOut && (handshaken || sent.any());
-    const reason = accepted ? `the server accepted the connection but did not answer within ${err.timeoutMs} ms` : err instanceof Reason ? err.message : describeMcpFailure(err, ctx);
+    const reason = accepted ? `the server accepted the connection but did not answer within ${err.timeoutMs} ms (connect_timeout_ms sets the limit)` : err instanceof Reason ? err.message : describeMcpFailure(err, ctx);
     const status = httpStatusOf(err);
     return new McpConnectError(alias, err, scrubSecrets(`${prefix}${reason}${status === 401 ? hint : ''}`, secrets));
   };

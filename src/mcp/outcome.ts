@@ -104,17 +104,47 @@ export function flattenBlock(block: Block): { text: string; summary: boolean } {
   }
 }
 
-/** Whether some text block already says what `structured` holds (the spec's backward-compatible copy). */
-function repeatsStructured(blocks: readonly Block[], structured: unknown): boolean {
-  const wanted = JSON.stringify(structured);
-  return blocks.some((b) => {
-    if (b.type !== 'text') return false;
+/** Equal JSON values, whatever the order of their keys. */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((v, i) => sameJson(v, (b as unknown[])[i]));
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+/** What the text blocks say as values: each text as it is and, when it is JSON, parsed. */
+function textValues(blocks: readonly Block[]): unknown[] {
+  const values: unknown[] = [];
+  for (const b of blocks) {
+    if (b.type !== 'text') continue;
+    values.push(b.text);
     try {
-      return JSON.stringify(JSON.parse(b.text)) === wanted;
+      values.push(JSON.parse(b.text));
     } catch {
-      return false;
+      // Not JSON: only the text itself can match.
     }
-  });
+  }
+  return values;
+}
+
+/**
+ * The part of `structured` the content blocks do not already carry, or undefined when they carry
+ * all of it. Servers on the SDK must answer an object, so they wrap what their text says: the
+ * spec's backward-compatible copy (a text block that is the same JSON), server-filesystem's
+ * `{content: <the text>}` (or `{content: <the blocks>}`), server-memory's array beside
+ * `{entities: [...]}`. A top-level value equal to a text block (or its JSON, or the content
+ * blocks themselves) is left out; what remains is sent, so nothing is lost.
+ */
+export function structuredRemainder(blocks: readonly Block[], structured: unknown): unknown {
+  const said = textValues(blocks);
+  if (said.some((v) => sameJson(v, structured))) return undefined;
+  if (typeof structured !== 'object' || structured === null || Array.isArray(structured)) return structured;
+  const carried = (value: unknown) => said.some((v) => sameJson(v, value)) || sameJson(value, blocks) || blocks.some((b) => sameJson(value, b));
+  const rest = Object.fromEntries(Object.entries(structured).filter(([, value]) => !carried(value)));
+  return Object.keys(rest).length === 0 ? undefined : rest;
 }
 
 /**
@@ -144,8 +174,9 @@ function displayLine(content: string): string {
  * links as `[resource_link <uri>] <name>: <description>`; embedded text resources as
  * `[resource <uri> (<mime>)]` and their text; binary blocks as one line (`[image image/png, 5 KB]`)
  * plus one notice per kind. `structuredContent` (already checked against the tool's
- * `outputSchema` by the SDK) follows as `[structured content] <json>` unless a text block is
- * the same JSON. Over `maxResultChars` the text is cut (see `capText`). `isError` is passed
+ * `outputSchema` by the SDK) follows as `[structured content] <json>`, without what the blocks
+ * already say (`structuredRemainder`), so a file read is sent once and cut in one place. Over
+ * `maxResultChars` the text is cut (see `capText`). `isError` is passed
  * through, the status stays `ok`.
  */
 export function outcomeFromResult(result: CallToolResult, maxResultChars = DEFAULT_MAX_RESULT_CHARS): ToolOutcome {
@@ -157,8 +188,8 @@ export function outcomeFromResult(result: CallToolResult, maxResultChars = DEFAU
     parts.push(text);
     if (summary) kinds.add(block.type);
   }
-  const structured = result.structuredContent;
-  if (structured !== undefined && !repeatsStructured(blocks, structured)) {
+  const structured = result.structuredContent === undefined ? undefined : structuredRemainder(blocks, result.structuredContent);
+  if (structured !== undefined) {
     parts.push(parts.length === 0 ? JSON.stringify(structured) : `[structured content] ${JSON.stringify(structured)}`);
   }
   const content = parts.join('\n');

@@ -5,6 +5,8 @@
 import type { McpServerConfig } from '../config/schema.js';
 import { UsageError } from '../errors.js';
 import { joinCommandLine, splitCommandLine } from './command-line.js';
+import { DEFAULT_CONNECT_TIMEOUT_MS } from './connect-client.js';
+import { connectTimeoutOf } from './connect-timeout.js';
 import { McpConnectError, McpLoginNeededError } from './errors.js';
 import { aliasProblem, deriveAlias, deriveStdioAlias, splitWireName } from './naming.js';
 import type { OAuthStore } from './oauth-store.js';
@@ -15,6 +17,14 @@ import type { McpCallOptions, McpSession, McpSessionStatus, McpTool, McpTranspor
 import type { McpClientRequests, McpServerRequests } from './session-types.js';
 import { resourceParts, type ResourcePart } from './server-content.js';
 import type { ArgumentValidator } from './validate.js';
+
+/** When a slow stdio server is said to be still starting: the usual limit of a connect. */
+const STILL_STARTING_AFTER_MS = DEFAULT_CONNECT_TIMEOUT_MS;
+
+/** `10 s`, `1.5 s`. */
+function seconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
+}
 
 /** Settings shared by every session of the registry (from `mcp.*` in the config). */
 export interface McpRegistryOptions {
@@ -34,7 +44,10 @@ export interface McpRegistryOptions {
   onLog?: (line: string) => void;
   /** Called after a server's tool list changed (list_changed) or a server connected/left. */
   onToolsChanged?: (alias: string) => void;
-  /** Per connect attempt. Default 10 s. */
+  /**
+   * Per connect attempt of a server without `connect_timeout_ms`. Default 10 s; a package
+   * launcher (`npx`, `uvx`, ...) gets at least 60 s (`connectTimeoutOf`).
+   */
   connectTimeoutMs?: number;
   /** `mcp.call_timeout_ms`. Default 60 s. */
   callTimeoutMs?: number;
@@ -251,6 +264,7 @@ export class McpRegistry {
     this.#pending.add(alias);
     this.#rankOf(alias);
     const oauth = this.#opts.oauth;
+    let stillStarting: ReturnType<typeof setTimeout> | undefined;
     try {
       if (!this.#validator) {
         const { ArgumentValidator } = await import('./validate.js');
@@ -258,12 +272,14 @@ export class McpRegistry {
       }
       const { McpSession } = await import('./session.js');
       const place = this.#opts.place?.();
+      const timeoutMs = connectTimeoutOf(cfg, this.#opts.connectTimeoutMs);
+      stillStarting = this.#sayStillStarting(alias, cfg, timeoutMs);
       const session = await McpSession.connect(alias, cfg, {
         env: place?.env ?? this.#opts.env,
         ...(place ? { cwd: place.cwd } : {}),
         clientVersion: this.#opts.clientVersion,
         ...(signal ? { signal } : {}),
-        ...(this.#opts.connectTimeoutMs !== undefined ? { timeoutMs: this.#opts.connectTimeoutMs } : {}),
+        timeoutMs,
         // The server's own timeout_ms wins over mcp.call_timeout_ms.
         ...(cfg.timeout_ms !== undefined ? { callTimeoutMs: cfg.timeout_ms } : this.#opts.callTimeoutMs !== undefined ? { callTimeoutMs: this.#opts.callTimeoutMs } : {}),
         ...(this.#opts.maxResultChars !== undefined ? { maxResultChars: this.#opts.maxResultChars } : {}),
@@ -284,8 +300,25 @@ export class McpRegistry {
       if (this.#configured.has(alias) && err instanceof McpConnectError) this.#failures.set(alias, err);
       throw err;
     } finally {
+      clearTimeout(stillStarting);
       this.#pending.delete(alias);
     }
+  }
+
+  /**
+   * A stdio server allowed more than the usual 10 s (a launcher, or its own connect_timeout_ms)
+   * gets one status line when it passes them, so a slow start is not taken for a hang. HTTP
+   * servers are left out: their connect may be waiting for a login in the browser.
+   */
+  #sayStillStarting(alias: string, cfg: McpServerConfig, timeoutMs: number): ReturnType<typeof setTimeout> | undefined {
+    if (cfg.command === undefined || timeoutMs <= STILL_STARTING_AFTER_MS || !this.#opts.onStatus) return undefined;
+    const say = this.#opts.onStatus;
+    const timer = setTimeout(
+      () => say(`mcp ${alias}: still starting after ${seconds(STILL_STARTING_AFTER_MS)}; waiting up to ${seconds(timeoutMs)} (connect_timeout_ms sets the limit)`),
+      STILL_STARTING_AFTER_MS,
+    );
+    timer.unref?.();
+    return timer;
   }
 
   /** What `alias` is answered: the shared forms and sampling, and the roots its setting offers. */

@@ -3,6 +3,7 @@
 // made one line and neutralized before the columns are padded, so they line up and cannot act.
 
 import { UsageError } from '../errors.js';
+import { capText } from '../mcp/outcome.js';
 import type { McpSession } from '../mcp/session.js';
 import { isClean, neutralize } from '../render/sanitize.js';
 import type { McpRegistry } from '../mcp/registry.js';
@@ -106,9 +107,22 @@ export function aliasAndRest(text: string | undefined, usage: string): [string, 
   return [text.slice(0, colon), text.slice(colon + 1)];
 }
 
-/** `:mcp read <alias>:<uri>`: the resource's text (or blob summary) on the terminal, nothing to the model. */
-export async function readResource(ctx: McpListsPort, target: string | undefined, signal: AbortSignal): Promise<void> {
-  const [alias, uri] = aliasAndRest(target, 'usage: :mcp read <alias>:<uri>');
+const READ_USAGE = 'usage: :mcp read <alias>:<uri> [--all]';
+
+/** The most of a resource's text `:mcp read` shows without `--all` (an attachment's default cap). */
+export const READ_SHOWN_CHARS = 16_000;
+
+/**
+ * `:mcp read <alias>:<uri> [--all]`: the resource's text (or blob summary) on the terminal,
+ * nothing to the model. A text over `READ_SHOWN_CHARS` is cut head and tail (an app's 1.2 MB
+ * bundle would fill the scrollback), with a line saying how much was shown and that `--all`
+ * shows the rest.
+ */
+export async function readResource(ctx: McpListsPort, args: readonly string[], signal: AbortSignal): Promise<void> {
+  const all = args.includes('--all');
+  const rest = args.filter((a) => a !== '--all');
+  if (rest.length > 1 || rest.some((a) => a.startsWith('--'))) throw new UsageError(READ_USAGE);
+  const [alias, uri] = aliasAndRest(rest[0], READ_USAGE);
   let parts;
   try {
     parts = await ctx.mcp.readResource(alias, uri, signal);
@@ -119,7 +133,17 @@ export async function readResource(ctx: McpListsPort, target: string | undefined
   for (const part of parts) {
     const mime = part.mimeType ? ` (${part.mimeType})` : '';
     ctx.render.status(`${alias}:${part.uri}${mime}`);
-    ctx.render.info('summary' in part ? part.summary : part.text.replace(/\n+$/, ''));
+    if ('summary' in part) {
+      ctx.render.info(part.summary);
+      continue;
+    }
+    const text = part.text.replace(/\n+$/, '');
+    if (all || text.length <= READ_SHOWN_CHARS) {
+      ctx.render.info(text);
+      continue;
+    }
+    ctx.render.info(capText(text, READ_SHOWN_CHARS));
+    ctx.render.status(`showed ${READ_SHOWN_CHARS} of ${text.length} chars (head and tail); :mcp read ${alias}:${uri} --all shows all of it`);
   }
 }
 

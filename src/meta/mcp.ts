@@ -57,7 +57,7 @@ export const mcpCommands: MetaCommand<McpPort>[] = [
   {
     name: 'mcp',
     usage:
-      'connect <url [alias] | command [--alias NAME] | alias> [--token-env VAR] | disconnect <alias> | login <alias> | logout <alias> | list | tools | tool <alias__name> | resources [alias] | read <alias>:<uri> | prompts [alias]',
+      'connect <url [alias] | command [--alias NAME] | alias> [--token-env VAR] | disconnect <alias> | login <alias> | logout <alias> | list | tools | tool <alias__name> | resources [alias] | read <alias>:<uri> [--all] | prompts [alias]',
     summary: 'MCP servers: connect, disconnect, log in and out, list them, their tools, resources and prompts; read a resource',
     complete(prefix, ctx, args = '') {
       if (/^read\s+\S*$/.test(args)) return resourceTargets(ctx, prefix);
@@ -137,8 +137,7 @@ export const mcpCommands: MetaCommand<McpPort>[] = [
           await listPrompts(ctx, args[0]);
           return;
         case 'read':
-          if (args.length > 1) throw new UsageError('usage: :mcp read <alias>:<uri>');
-          await readResource(ctx, args[0], signal);
+          await readResource(ctx, args, signal);
           return;
         default:
           throw new UsageError(`unknown :mcp subcommand "${sub}" (${SUBCOMMANDS.join(', ')})`);

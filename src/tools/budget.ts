@@ -19,6 +19,14 @@ export interface BudgetOptions {
   maxTools: number;
   /** Whether `aish__find_tools` is on (`tools.builtin`). */
   findTools: boolean;
+  /** Told once, the first time tools are left out, what was sent and where to look (`:tools`). */
+  onTrimmed?: (message: string) => void;
+}
+
+/** The one line that says the tools sent were trimmed to the budget. */
+function trimmedMessage(sent: number, total: number, opts: BudgetOptions): string {
+  const finder = opts.findTools ? `, and ${FIND_TOOLS} for the rest` : '';
+  return `offering the model ${sent} of ${total} tools, the likeliest for each request${finder} (mcp.max_tools: ${opts.maxTools}); :tools lists them and turns some off`;
 }
 
 /** Verbs a task usually starts with, and their weight; rarer verbs weigh nothing. */
@@ -101,12 +109,21 @@ export function budgetTools(inner: ToolHost, opts: BudgetOptions): ToolHost {
   });
   const validQuery = (args: Record<string, unknown>) => (typeof args.query === 'string' && args.query.trim() !== '' ? [] : ['/query: must be a non-empty string']);
 
+  // A person with 132 tools should learn once that the model sees 32 of them, not guess.
+  let told = false;
+  const tell = (sent: number, total: number) => {
+    if (told || !opts.onTrimmed) return;
+    told = true;
+    opts.onTrimmed(trimmedMessage(sent, total, opts));
+  };
+
   return {
     definitions(hint = { words: '', used: [] }) {
       const all = inner.definitions(hint);
       if (all.length <= opts.maxTools) return all;
-      if (!opts.findTools) return rankTools(all, hint, found, opts.maxTools);
-      return [finder(all.length), ...rankTools(all, hint, found, opts.maxTools - 1)];
+      const ranked = rankTools(all, hint, found, opts.findTools ? opts.maxTools - 1 : opts.maxTools);
+      tell(ranked.length, all.length);
+      return opts.findTools ? [finder(all.length), ...ranked] : ranked;
     },
     has: (name) => (name === FIND_TOOLS ? Boolean(opts.findTools) : inner.has(name)),
     validate: (name, args) => (name === FIND_TOOLS ? validQuery(args) : inner.validate(name, args)),

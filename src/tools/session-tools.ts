@@ -22,6 +22,8 @@ export interface SessionToolsOptions {
   maxTools: number;
   /** `mcp.groups`. */
   groups?: Record<string, readonly string[]>;
+  /** Told once when the tools sent are trimmed to `maxTools` (a status line naming `:tools`). */
+  onTrimmed?: (message: string) => void;
 }
 
 /** The session's ToolHost (`host`) and its runtime switches. */
@@ -40,7 +42,11 @@ export class SessionTools implements ToolControls {
     });
     this.#all = composeToolHosts([builtins, mcpToolHost(opts.mcp)]);
     this.#switches = new ToolSwitches(opts.groups ?? {});
-    this.host = budgetTools(switchedTools(this.#all, this.#switches), { maxTools: opts.maxTools, findTools: opts.builtins.includes(FIND_TOOLS) });
+    this.host = budgetTools(switchedTools(this.#all, this.#switches), {
+      maxTools: opts.maxTools,
+      findTools: opts.builtins.includes(FIND_TOOLS),
+      ...(opts.onTrimmed ? { onTrimmed: opts.onTrimmed } : {}),
+    });
   }
 
   #names(): string[] {

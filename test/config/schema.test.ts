@@ -106,6 +106,15 @@ describe('resolveConfig', () => {
     expect(ok({ servers: fs(['/srv/notes']) })).toEqual([false, ['/srv/notes']]);
     expect(ok({ servers: fs(true) })).toEqual([{ path: 'mcp.servers.fs.roots', message: 'expected "cwd", false or a list of directories' }]);
   });
+
+  it('connect_timeout_ms: a server\'s own connect limit, a whole number of milliseconds (issue 36)', () => {
+    const limit = (value: unknown) => {
+      const r = resolveConfig({ mcp: { servers: { memory: { command: 'npx', args: ['-y', 'x'], connect_timeout_ms: value } } } }, builtins);
+      return r.ok ? r.config.mcp.servers.memory?.connect_timeout_ms : r.issues;
+    };
+    expect(limit(90_000)).toBe(90_000);
+    expect(limit(1.5)).toEqual([{ path: 'mcp.servers.memory.connect_timeout_ms', message: 'expected a whole number' }]);
+  });
 });
 
 describe('defaultModels', () => {

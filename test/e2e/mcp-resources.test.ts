@@ -28,7 +28,7 @@ describe('resources', () => {
     const r = await run(':mcp list\n:mcp resources ev\n:mcp resources\n:help\n');
     expect(r.stderr).not.toContain('Method not found');
     // :help wraps a long usage within the width: compared with its line breaks as spaces.
-    expect(r.stdout.replace(/\s+/g, ' ')).toContain('resources [alias] | read <alias>:<uri> | prompts [alias]');
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain('resources [alias] | read <alias>:<uri> [--all] | prompts [alias]');
     expect(r.stdout.replace(/\s+/g, ' ')).toContain('<alias>:<name> [key=value ...]');
     expect(r.stdout).toMatch(/^lib\s+.*stdio\s+0\s+connected$/m);
     expect(r.stdout).toMatch(/^ev: \d+ resources, 2 templates$/m);
@@ -57,6 +57,17 @@ describe('resources', () => {
     expect(turn).toMatch(/\[resource: lib:fixture:\/\/big\.txt \(text\/plain\)\]\n```\nHEAD\n[\s\S]*chars elided[\s\S]*TAIL\n```/);
     expect(turn.length).toBeLessThan(30_000);
     expect(turn).toContain('[resource: lib:fixture://notes/readme.md (text/markdown)]\n````\n# Readme\nplain notes ```x```\n````');
+  });
+
+  it(':mcp read shows a long text capped head and tail, and --all the whole of it (issue 36)', async () => {
+    const capped = await run(':mcp read lib:fixture://big.txt\n');
+    expect(capped.stdout).toMatch(/^HEAD\n[\s\S]*chars cut by aish[\s\S]*\nTAIL$/m);
+    expect(capped.stdout.length).toBeLessThan(20_000);
+    expect(capped.stderr).toContain('[aish] showed 16000 of 40010 chars (head and tail); :mcp read lib:fixture://big.txt --all shows all of it');
+    const all = await run(':mcp read lib:fixture://big.txt --all\n');
+    expect(all.stdout).toContain(`HEAD\n${'b'.repeat(40_000)}\nTAIL`);
+    expect(all.stderr).not.toContain('showed');
+    expect(e2e.server.requests).toHaveLength(0);
   });
 
   it('a missing resource, a failing server and an unknown alias stop before anything is sent', async () => {

@@ -138,3 +138,24 @@ describe('roots: a list of directories', () => {
     expect(toolTurn('q-1')).toMatch(/Access denied/);
   });
 });
+
+describe('a long file read (issue 36)', () => {
+  it('reaches the model once, cut in one place, without a [structured content] copy', async () => {
+    const d = dirs();
+    // 32 KB of lines with quotes and backslashes, which an escaped JSON copy would double.
+    const file = Array.from({ length: 1250 }, (_, i) => `line ${String(i).padStart(4, '0')} "quoted" \\ path`).join('\n');
+    expect(file.length).toBeGreaterThan(32_000);
+    writeFileSync(path.join(d.a, 'big.txt'), file);
+    e2e.writeConfig({ servers: { fs: filesystemStdio([d.a], d.log) } });
+    e2e.server.enqueue(askServer('q', [path.join(d.a, 'big.txt')]), textReply(['ok']));
+    await runAish({ stdin: 'read it\n', cwd: e2e.h.cwd, env: e2e.h.env });
+    const turn = e2e.server.requests.flatMap((r) => r.body.messages).find((m: { tool_call_id?: string }) => m.tool_call_id === 'q-0');
+    const content = String(turn?.content);
+    expect(content).not.toContain('[structured content]');
+    expect(content.match(/chars cut by aish/g)).toHaveLength(1);
+    expect(content.length).toBeLessThan(16_100);
+    // The head and the tail are the file's own lines, not escaped JSON.
+    expect(content.startsWith(file.slice(0, 11_000))).toBe(true);
+    expect(content.endsWith(file.slice(-4_000))).toBe(true);
+  });
+});

@@ -217,6 +217,15 @@ describe('MCP tools through the REPL', () => {
 });
 
 describe(':tools', () => {
+  it('when the tools sent are trimmed to mcp.max_tools, one status line says so and names :tools (issue 36)', async () => {
+    h.writeConfig(config({ max_tools: 4 }));
+    server.enqueue(textReply(['one']), textReply(['two']));
+    const r = await runAish({ stdin: 'hello\nagain\n', cwd: h.cwd, env: h.env });
+    expect(server.requests[0]!.body.tools).toHaveLength(4);
+    const said = r.stderr.match(/\[aish\] offering the model 3 of \d+ tools, the likeliest for each request, and aish__find_tools for the rest \(mcp\.max_tools: 4\); :tools lists them and turns some off/g);
+    expect(said).toHaveLength(1);
+  });
+
   it('lists tools with group and state; disable/enable by group and pattern; the switches survive --resume', async () => {
     h.writeConfig(config({ groups: { talk: ['everything__echo'], clock: ['aish__current_date'] } }));
     server.enqueue(textReply(['one']), textReply(['two']));

@@ -46,6 +46,29 @@ describe('outcomeFromResult', () => {
     expect(outcomeFromResult({ content: content as never, structuredContent: JSON.parse(structured) }).content).toBe(out);
   });
 
+  // Servers built on the SDK must give an object as structuredContent, so they wrap what their
+  // text says: server-filesystem as {content: <the text>}, server-memory an array beside
+  // {entities: [...]}. Sending both halved the result budget.
+  it.each([
+    ['{content: <the text>} (server-filesystem)', [{ type: 'text', text: 'line one\nline two' }], { content: 'line one\nline two' }, 'line one\nline two'],
+    ['the text as JSON of one top-level value (server-memory)', [{ type: 'text', text: '[\n  {"name": "Ada"}\n]' }], { entities: [{ name: 'Ada' }] }, '[\n  {"name": "Ada"}\n]'],
+    ['the same JSON with keys in another order', [{ type: 'text', text: '{"b": 2, "a": 1}' }], { a: 1, b: 2 }, '{"b": 2, "a": 1}'],
+    ['the content blocks themselves (read_media_file)', [{ type: 'image', data: 'AAAA', mimeType: 'image/png' }], { content: [{ type: 'image', data: 'AAAA', mimeType: 'image/png' }] }, '[image image/png, 3 B]'],
+    ['one value in the text and one not', [{ type: 'text', text: 'Entities deleted' }], { message: 'Entities deleted', success: true }, 'Entities deleted\n[structured content] {"success":true}'],
+    ['a text that only contains the value', [{ type: 'text', text: 'Deleted: a' }], { content: 'a' }, 'Deleted: a\n[structured content] {"content":"a"}'],
+  ] as const)('does not repeat structuredContent given as %s', (_name, content, structured, out) => {
+    expect(outcomeFromResult({ content: content as never, structuredContent: structured as never }).content).toBe(out);
+  });
+
+  it('cuts a long file read once, with no escaped copy of it', () => {
+    const file = Array.from({ length: 800 }, (_, i) => `line ${i} "quoted" \\ text`).join('\n');
+    const outcome = outcomeFromResult({ content: [{ type: 'text', text: file }], structuredContent: { content: file } });
+    expect(outcome.content).not.toContain('[structured content]');
+    expect(outcome.content.match(/chars cut by aish/g)).toHaveLength(outcome.content.length < file.length ? 1 : 0);
+    expect(outcome.content.startsWith(file.slice(0, 1000))).toBe(true);
+    expect(outcome.content.endsWith(file.slice(-1000))).toBe(true);
+  });
+
   it('passes isError through with status ok', () => {
     const outcome = outcomeFromResult({ content: [{ type: 'text', text: 'Error: nope' }], isError: true });
     expect(outcome).toMatchObject({ status: 'ok', isError: true, content: 'Error: nope', display: 'tool reported an error: Error: nope' });

@@ -250,7 +250,7 @@ describe('transport selection', () => {
 
   it('times out a stdio server that never answers: nothing to say about a connection', async () => {
     const err = await connectError('mute', { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'], env: {} }, options({ timeoutMs: 300 }));
-    expect(err.message).toBe('mcp mute: no answer within 300 ms');
+    expect(err.message).toBe('mcp mute: no answer within 300 ms (connect_timeout_ms sets the limit)');
   });
 
   it('times out an HTTP server that took the connection and never answers, saying so', async () => {
@@ -260,7 +260,7 @@ describe('transport selection', () => {
     try {
       const port = (silent.address() as import('node:net').AddressInfo).port;
       const err = await connectError('silent', httpServer(`http://127.0.0.1:${port}/mcp`), options({ timeoutMs: 300 }));
-      expect(err.message).toBe('mcp silent: the server accepted the connection but did not answer within 300 ms');
+      expect(err.message).toBe('mcp silent: the server accepted the connection but did not answer within 300 ms (connect_timeout_ms sets the limit)');
     } finally {
       silent.close();
     }

@@ -87,6 +87,21 @@ describe('budgetTools', () => {
     expect(await run(h, 'fs__get_file_info', {})).toMatchObject({ content: 'ran fs__get_file_info' });
   });
 
+  it('says once, naming :tools, that the tools sent were trimmed (issue 36)', () => {
+    const said: string[] = [];
+    const h = budgetTools(inner(FS), { maxTools: 4, findTools: true, onTrimmed: (m) => said.push(m) });
+    h.definitions(hint('search'));
+    h.definitions(hint('list'));
+    expect(said).toEqual(['offering the model 3 of 14 tools, the likeliest for each request, and aish__find_tools for the rest (mcp.max_tools: 4); :tools lists them and turns some off']);
+    const quiet: string[] = [];
+    const without = budgetTools(inner(FS), { maxTools: 2, findTools: false, onTrimmed: (m) => quiet.push(m) });
+    without.definitions();
+    expect(quiet).toEqual(['offering the model 2 of 14 tools, the likeliest for each request (mcp.max_tools: 2); :tools lists them and turns some off']);
+    const within: string[] = [];
+    budgetTools(inner(FS), { maxTools: 14, findTools: true, onTrimmed: (m) => within.push(m) }).definitions();
+    expect(within).toEqual([]);
+  });
+
   it('find_tools with no match, or no query', async () => {
     const h = budgetTools(inner(FS), { maxTools: 3, findTools: true });
     expect((await run(h, FIND_TOOLS, { query: 'kubernetes pods' })).content).toBe('No tool matches "kubernetes pods" (14 tools exist). Try other words.');
