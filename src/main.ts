@@ -143,6 +143,7 @@ function createIo(isTTY: boolean): Io {
     output: process.stdout,
     errors: process.stderr,
     isTTY,
+    outputIsTTY: Boolean(process.stdout.isTTY),
     columns: () => process.stdout.columns || 80,
     rows: () => process.stdout.rows || 24,
     onResize: (listener) => {
