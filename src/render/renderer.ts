@@ -10,6 +10,7 @@ import type { ExecEnd, ExecView } from '../shell/shell-runner.js';
 import { TextBuffer } from '../text-buffer.js';
 import { neutralize } from './sanitize.js';
 import { Spinner } from './spinner.js';
+import { cutToWidth, displayWidth } from './text-width.js';
 
 export class Renderer implements ExecView {
   /** Whether the last thing written to output ended a line. */
@@ -169,12 +170,11 @@ export class Renderer implements ExecView {
     this.#frame(`${ok ? this.style.dim(line) : this.style.red(line)}\n`);
   }
 
+  /** A rule as wide as the terminal, measured in its columns: a CJK or emoji label takes two each. */
   #rule(corner: string, label: string): string {
     const width = Math.max(20, Math.min(this.io.columns(), 200));
-    const maxLabel = width - corner.length - 4;
-    const shown = label.length > maxLabel ? `${label.slice(0, Math.max(1, maxLabel - 1))}…` : label;
-    const text = `${corner}${shown} `;
-    return text + '─'.repeat(Math.max(3, width - text.length));
+    const text = `${corner}${cutToWidth(label, width - corner.length - 4)} `;
+    return text + '─'.repeat(Math.max(3, width - displayWidth(text)));
   }
 }
 
