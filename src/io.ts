@@ -19,3 +19,8 @@ export interface Io {
   /** Calls `listener` when the terminal is resized, until the returned function is called. */
   onResize?(listener: () => void): () => void;
 }
+
+/** Whether output is a terminal (input may be a pipe): what is laid out for its width and frames. */
+export function outputIsTerminal(io: Pick<Io, 'isTTY' | 'outputIsTTY'>): boolean {
+  return io.outputIsTTY ?? io.isTTY;
+}

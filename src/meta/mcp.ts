@@ -2,11 +2,15 @@
 // MCP servers of this session.
 
 import { UsageError } from '../errors.js';
+import { outputIsTerminal } from '../io.js';
 import type { McpRegistry } from '../mcp/registry.js';
+import type { Renderer } from '../render/renderer.js';
 import { listPrompts, listResources, readResource, resourceTargets, table, type McpListsPort } from './mcp-lists.js';
 import type { MetaCommand } from './types.js';
 
 export interface McpPort extends McpListsPort {
+  /** `io`: `:mcp list` is fitted to a terminal's width. */
+  readonly render: McpListsPort['render'] & Pick<Renderer, 'io'>;
   readonly mcp: McpListsPort['mcp'] & Pick<McpRegistry, 'connect' | 'disconnect' | 'login' | 'logout' | 'list' | 'allTools' | 'findTool'>;
 }
 
@@ -99,11 +103,16 @@ export const mcpCommands: MetaCommand<McpPort>[] = [
             ctx.render.info('no MCP servers (config mcp.servers, or :mcp connect <url>)');
             return;
           }
+          // Fitted to a terminal's width; on a pipe one line per server, for a script to read.
+          const io = ctx.render.io;
           ctx.render.info(
-            table([
-              ['alias', 'target', 'transport', 'tools', 'status'],
-              ...rows.map((r) => [r.alias, r.target, r.transport, String(r.toolCount), statusCell(r.status, r.reason)]),
-            ]),
+            table(
+              [
+                ['alias', 'target', 'transport', 'tools', 'status'],
+                ...rows.map((r) => [r.alias, r.target, r.transport, String(r.toolCount), statusCell(r.status, r.reason)]),
+              ],
+              outputIsTerminal(io) ? io.columns() : Infinity,
+            ),
           );
           return;
         }

@@ -5,7 +5,7 @@
 // commands and the model printed.
 
 import type { ChalkInstance } from 'chalk';
-import type { Io } from '../io.js';
+import { outputIsTerminal, type Io } from '../io.js';
 import type { ExecEnd, ExecView } from '../shell/shell-runner.js';
 import { TextBuffer } from '../text-buffer.js';
 import { neutralize } from './sanitize.js';
@@ -33,7 +33,7 @@ export class Renderer implements ExecView {
     readonly style: ChalkInstance,
     readonly redact: (text: string) => string = (text) => text,
   ) {
-    this.#framesToOutput = io.outputIsTTY ?? io.isTTY;
+    this.#framesToOutput = outputIsTerminal(io);
   }
 
   /** Text from outside, made fit to print: redacted, then sanitized. */
