@@ -76,6 +76,17 @@ export class Renderer implements ExecView {
     this.io.output.write(text);
   }
 
+  /**
+   * The terminal wrote at the cursor by itself (its echo of Ctrl-C, `^C`): the line is open, so
+   * the next frame or status line starts on a new one instead of after the `^C`.
+   */
+  terminalEchoed(): void {
+    const held = this.#batch.length > 0;
+    this.flush();
+    // Held reply text went out after the echo, and its end says where the line is.
+    if (!held) this.#atLineStart = false;
+  }
+
   /** Ends the current output line if one is open. */
   endLine(): void {
     if (!this.#atLineStart) this.write('\n');

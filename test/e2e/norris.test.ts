@@ -200,6 +200,28 @@ describe('stopping Norris from the line', () => {
   });
 });
 
+describe('Ctrl-C during a Norris step', () => {
+  // Issue 36: the `^C` echo and the frame's end were drawn on one line (`^C╰─ exit 130`).
+  it('the ^C stands on its own line, before the frame ends with exit 130', async () => {
+    h.writeConfig({ models: { fast: { endpoint: server.url, model: 'm' } } });
+    server.enqueue(textReply(['CMD: sleep 30\n']), textReply(['Still here.']));
+    const t = PtySession.start({ cwd: h.cwd, env: h.env });
+    try {
+      await t.waitFor('[aish:fast]> ');
+      const mark = t.mark();
+      t.line(':norris wait a while');
+      await t.waitFor(/╭─ sleep 30[^\n]*\n/, { from: mark });
+      t.write(KEY.ctrlC);
+      await t.waitFor(/exit 130[\s\S]*\[aish:fast\]> $/, { from: mark });
+      const screen = t.text.slice(mark).replace(/\r/g, '');
+      expect(screen).toMatch(/\^C\n╰─ exit 130/);
+      expect(screen).not.toMatch(/\^C[^\n]*╰─/);
+    } finally {
+      t.kill();
+    }
+  });
+});
+
 describe('Norris and a cut-off reply', () => {
   it('runs none of the commands of a reply cut off mid-stream and asks the model again', async () => {
     h.writeConfig({ models: { fast: { endpoint: server.url, model: 'm' } } });
