@@ -2,15 +2,14 @@
 // MCP servers of this session.
 
 import { UsageError } from '../errors.js';
-import { outputIsTerminal } from '../io.js';
 import type { McpRegistry } from '../mcp/registry.js';
 import type { Renderer } from '../render/renderer.js';
 import { listPrompts, listResources, readResource, resourceTargets, table, type McpListsPort } from './mcp-lists.js';
 import type { MetaCommand } from './types.js';
 
 export interface McpPort extends McpListsPort {
-  /** `io`: `:mcp list` is fitted to a terminal's width. */
-  readonly render: McpListsPort['render'] & Pick<Renderer, 'io'>;
+  /** `:mcp list` is fitted to a terminal's width. */
+  readonly render: McpListsPort['render'] & Pick<Renderer, 'io' | 'outputIsTerminal'>;
   readonly mcp: McpListsPort['mcp'] & Pick<McpRegistry, 'connect' | 'disconnect' | 'login' | 'logout' | 'list' | 'allTools' | 'findTool'>;
 }
 
@@ -104,14 +103,13 @@ export const mcpCommands: MetaCommand<McpPort>[] = [
             return;
           }
           // Fitted to a terminal's width; on a pipe one line per server, for a script to read.
-          const io = ctx.render.io;
           ctx.render.info(
             table(
               [
                 ['alias', 'target', 'transport', 'tools', 'status'],
                 ...rows.map((r) => [r.alias, r.target, r.transport, String(r.toolCount), statusCell(r.status, r.reason)]),
               ],
-              outputIsTerminal(io) ? io.columns() : Infinity,
+              ctx.render.outputIsTerminal ? ctx.render.io.columns() : Infinity,
             ),
           );
           return;

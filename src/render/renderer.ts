@@ -21,8 +21,8 @@ export class Renderer implements ExecView {
    * network read's thousands of them outlive a scavenge or two; joined into blocks they are flat.
    */
   readonly #batch = new TextBuffer();
-  /** Where frames go: with the output on a terminal, to the error stream on a pipe. */
-  readonly #framesToOutput: boolean;
+  /** Whether output is a terminal: frames go with it there, to the error stream on a pipe. */
+  readonly #toTerminal: boolean;
 
   /**
    * `redact` is applied to status, error and context lines, informational text and tool frames
@@ -33,12 +33,17 @@ export class Renderer implements ExecView {
     readonly style: ChalkInstance,
     readonly redact: (text: string) => string = (text) => text,
   ) {
-    this.#framesToOutput = outputIsTerminal(io);
+    this.#toTerminal = outputIsTerminal(io);
   }
 
   /** Text from outside, made fit to print: redacted, then sanitized. */
   #clean(text: string): string {
     return neutralize(this.redact(text));
+  }
+
+  /** Whether output is a terminal (input may be a pipe): what is laid out for its width. */
+  get outputIsTerminal(): boolean {
+    return this.#toTerminal;
   }
 
   get colorEnabled(): boolean {
@@ -119,7 +124,7 @@ export class Renderer implements ExecView {
    */
   #frame(lines: string): void {
     this.endLine();
-    if (this.#framesToOutput) return this.write(lines);
+    if (this.#toTerminal) return this.write(lines);
     this.flush();
     this.io.errors.write(lines);
   }

@@ -27,7 +27,7 @@ const ROWS: McpServerRow[] = [
 
 function listed(columns: number, terminal: boolean): string[] {
   const out: string[] = [];
-  const ctx = { render: { io: { columns: () => columns, isTTY: terminal }, info: (s: string) => out.push(s) }, mcp: { list: () => ROWS } } as never;
+  const ctx = { render: { io: { columns: () => columns }, outputIsTerminal: terminal, info: (s: string) => out.push(s) }, mcp: { list: () => ROWS } } as never;
   void findCommand(mcpCommands, 'mcp')!.run('list', ctx, new AbortController().signal);
   return out.join('\n').split('\n');
 }
