@@ -1,12 +1,14 @@
 // The system clipboard (`:copy`). First a clipboard tool found on PATH that can work here: pbcopy
 // on macOS, wl-copy under Wayland (WAYLAND_DISPLAY), xclip or xsel under X (DISPLAY), clip.exe
-// on Windows and WSL. Else, when output is a terminal, OSC 52 (`ESC ] 52 ; c ; <base64> BEL`): the
-// terminal sets its clipboard, which works over ssh too where the terminal allows it. In tmux the
-// sequence goes as is (tmux takes it with `set -g set-clipboard on` and passes it on); in GNU
-// screen it is wrapped in screen's DCS passthrough, in pieces screen accepts. The payload is
-// base64, so no text can end the sequence early. Else a ClipboardError says what to install.
+// on Windows and WSL. Else, inside tmux ($TMUX), tmux's buffer (`tmux load-buffer -w -`), which
+// tmux passes on to the terminal's clipboard unless its `set-clipboard` is off: with `external`
+// it drops a program's OSC 52, so that sequence alone copied nothing. Else, when output is a
+// terminal, OSC 52 (`ESC ] 52 ; c ; <base64> BEL`): the terminal sets its clipboard, which works
+// over ssh too where the terminal allows it; in GNU screen it is wrapped in screen's DCS
+// passthrough, in pieces screen accepts. The payload is base64, so no text can end the sequence
+// early. Else a ClipboardError says what to install.
 
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import os from 'node:os';
 import { findOnPath } from './find-on-path.js';
 
@@ -17,6 +19,12 @@ export interface ClipboardTool {
 }
 
 export class ClipboardError extends Error {}
+
+/** Where the text went and how, for the status line: `copied … to <to> (<via>)`. */
+export interface Copied {
+  to: string;
+  via: string;
+}
 
 /** Base64 characters of the largest OSC 52 payload sent; terminals drop longer ones (xterm, hterm: ~100 000). */
 export const OSC52_MAX = 100_000;
@@ -55,18 +63,26 @@ export function osc52(text: string, env: Record<string, string | undefined>): st
 }
 
 /**
- * Puts `text` on the clipboard; resolves to how (`wl-copy`, `OSC 52`). A tool that fails is
- * reported in the error if nothing else works, and OSC 52 is tried after it.
+ * Puts `text` on the clipboard; resolves to where and how (`the clipboard`, `wl-copy`). A tool
+ * that fails is reported in the error if nothing else works, and the next way is tried after it.
  */
-export async function copyToClipboard(text: string, opts: ClipboardOptions): Promise<string> {
+export async function copyToClipboard(text: string, opts: ClipboardOptions): Promise<Copied> {
   const run = opts.run ?? runTool;
   const failures: string[] = [];
+  const failure = (name: string, err: unknown) => failures.push(`${name}: ${err instanceof Error ? err.message : String(err)}`);
   for (const tool of clipboardTools(opts.env, opts.platform)) {
     try {
       await run(tool, text, opts.env);
-      return tool.name;
+      return { to: 'the clipboard', via: tool.name };
     } catch (err) {
-      failures.push(`${tool.name}: ${err instanceof Error ? err.message : String(err)}`);
+      failure(tool.name, err);
+    }
+  }
+  if (opts.env.TMUX && findOnPath('tmux', opts.env.PATH ?? '') !== null) {
+    try {
+      return await copyToTmux(text, opts.env, run);
+    } catch (err) {
+      failure('tmux', err);
     }
   }
   const failed = failures.length ? ` (${failures.join('; ')})` : '';
@@ -74,10 +90,36 @@ export async function copyToClipboard(text: string, opts: ClipboardOptions): Pro
     const base64Length = 4 * Math.ceil(Buffer.byteLength(text, 'utf8') / 3);
     if (base64Length > OSC52_MAX) throw new ClipboardError(`too long for OSC 52 (${text.length} chars); install a clipboard tool (wl-copy, xclip, xsel, pbcopy)${failed}`);
     opts.terminal.write(osc52(text, opts.env));
-    return 'OSC 52';
+    return { to: 'the clipboard', via: 'OSC 52, if the terminal allows it' };
   }
   if (failures.length) throw new ClipboardError(`the clipboard tool failed${failed}`);
   throw new ClipboardError('no clipboard tool found (pbcopy, wl-copy, xclip, xsel or clip.exe on PATH) and output is not a terminal for OSC 52');
+}
+
+/**
+ * The text in tmux's buffer, and through tmux on the terminal's clipboard (`-w`, tmux 3.2 and
+ * later) as far as `set-clipboard` lets it: tmux then sends OSC 52 itself, `external` included.
+ * An older tmux, which has no `-w`, gets the buffer only. Rejects when tmux cannot be reached.
+ */
+async function copyToTmux(text: string, env: Record<string, string | undefined>, run: NonNullable<ClipboardOptions['run']>): Promise<Copied> {
+  try {
+    await run({ name: 'tmux', args: ['load-buffer', '-w', '-'] }, text, env);
+  } catch (err) {
+    if (!/-w|unknown flag|usage/i.test(err instanceof Error ? err.message : '')) throw err;
+    await run({ name: 'tmux', args: ['load-buffer', '-'] }, text, env);
+    return { to: 'the tmux buffer', via: "tmux load-buffer; this tmux cannot pass it to the terminal's clipboard (no -w before tmux 3.2)" };
+  }
+  if ((await tmuxOption('set-clipboard', env)) === 'off') {
+    return { to: 'the tmux buffer', via: "tmux load-buffer; its set-clipboard is off, so not the terminal's clipboard" };
+  }
+  return { to: "the tmux buffer and the terminal's clipboard", via: 'tmux load-buffer -w, if the terminal allows it' };
+}
+
+/** A global tmux option's value; undefined when tmux does not answer. */
+function tmuxOption(name: string, env: Record<string, string | undefined>): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    execFile('tmux', ['show-options', '-gv', name], { env, timeout: TOOL_TIMEOUT_MS }, (err, stdout) => resolve(err ? undefined : stdout.trim()));
+  });
 }
 
 /** Runs a clipboard tool with `text` on stdin; rejects when it cannot start, fails or hangs. */

@@ -68,7 +68,11 @@ async function main(shutdown: Shutdown, front: FrontState): Promise<number> {
   if (io.isTTY) guardRawMode(process.stdin, shutdown);
   // Ctrl-C while a line is processed cancels that line; aish itself keeps running.
   process.on('SIGINT', () => {
-    if (!shutdown.started) app.interrupt();
+    if (shutdown.started) return;
+    // A terminal sends SIGINT only out of raw mode (a Norris step or a program holding it), and
+    // then it has echoed `^C` at the cursor itself: what aish writes next starts a new line.
+    if (io.isTTY) app.render.terminalEchoed();
+    app.interrupt();
   });
   // Stopped from outside (kill -TSTP) and continued with `fg`: the terminal is taken back.
   if (io.isTTY) process.on('SIGCONT', () => app.continued());
@@ -143,6 +147,7 @@ function createIo(isTTY: boolean): Io {
     output: process.stdout,
     errors: process.stderr,
     isTTY,
+    outputIsTTY: Boolean(process.stdout.isTTY),
     columns: () => process.stdout.columns || 80,
     rows: () => process.stdout.rows || 24,
     onResize: (listener) => {

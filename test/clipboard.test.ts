@@ -1,7 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import { chmodSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClipboardError, clipboardTools, copyToClipboard, osc52, type ClipboardTool } from '../src/clipboard.js';
+import { runs } from './support/programs.js';
 import { tempDir } from './support/temp-dir.js';
 
 /** A PATH directory holding executables with these names. */
@@ -70,13 +72,13 @@ describe('copying', () => {
         if (tool.name === 'xclip') throw new Error('no X');
       },
     });
-    expect([via, ran]).toEqual(['xsel', ['xclip', 'xsel']]);
+    expect([via, ran]).toEqual([{ to: 'the clipboard', via: 'xsel' }, ['xclip', 'xsel']]);
   });
 
   it('falls back to OSC 52 on a terminal', async () => {
     let written = '';
     const via = await copyToClipboard('hi', { env: { PATH: binWith('xclip'), DISPLAY: ':0' }, platform: 'linux', terminal: { write: (s) => (written += s) }, run: fails });
-    expect(via).toBe('OSC 52');
+    expect(via).toEqual({ to: 'the clipboard', via: 'OSC 52, if the terminal allows it' });
     expect(written).toBe('\x1b]52;c;aGk=\x07');
   });
 
@@ -95,7 +97,7 @@ describe('copying', () => {
     writeFileSync(path.join(dir, 'wl-copy'), `#!/bin/sh\ncat > '${out}'\n`);
     chmodSync(path.join(dir, 'wl-copy'), 0o755);
     const via = await copyToClipboard('line 1\nline 2', { env: { PATH: `${dir}:/usr/bin:/bin`, WAYLAND_DISPLAY: 'w' }, platform: 'linux', terminal: null });
-    expect(via).toBe('wl-copy');
+    expect(via).toEqual({ to: 'the clipboard', via: 'wl-copy' });
     const { readFileSync } = await import('node:fs');
     expect(readFileSync(out, 'utf8')).toBe('line 1\nline 2');
   });
@@ -107,5 +109,40 @@ describe('copying', () => {
     await expect(copyToClipboard('x', { env: { PATH: `${dir}:/usr/bin:/bin`, DISPLAY: ':9' }, platform: 'linux', terminal: null })).rejects.toThrow(
       "xclip: Error: Can't open display: (null)",
     );
+  });
+});
+
+// Issue 36: with `set-clipboard external` tmux takes no OSC 52 from a program inside it, so `:copy`
+// said "copied" and nothing was. A real tmux server of the test's own (a private socket) says what
+// its buffer holds.
+describe.skipIf(!runs('tmux', ['-V']))('inside tmux', () => {
+  const socketDir = tempDir('aish-tmux-');
+  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', TMUX_TMPDIR: socketDir, HOME: socketDir };
+  const tmux = (...args: string[]) => execFileSync('tmux', ['-L', 'aish-test', '-f', '/dev/null', ...args], { env, encoding: 'utf8' });
+  /** What a program inside that tmux finds in its environment. */
+  let inside: Record<string, string>;
+
+  beforeAll(() => {
+    tmux('new-session', '-d', '-x', '80', '-y', '24');
+    inside = { PATH: env.PATH, TMUX: tmux('display-message', '-p', '#{socket_path},#{pid},0').trim() };
+  });
+  afterAll(() => {
+    tmux('kill-server');
+  });
+
+  it('set-clipboard external: the text goes to the tmux buffer through tmux, which passes it on; no OSC 52 that tmux would drop', async () => {
+    tmux('set-option', '-g', 'set-clipboard', 'external');
+    let written = '';
+    const copied = await copyToClipboard('line 1\nline 2', { env: inside, platform: 'linux', terminal: { write: (s) => (written += s) } });
+    expect(tmux('show-buffer')).toBe('line 1\nline 2');
+    expect(written).toBe('');
+    expect(copied).toEqual({ to: "the tmux buffer and the terminal's clipboard", via: 'tmux load-buffer -w, if the terminal allows it' });
+  });
+
+  it("set-clipboard off: the tmux buffer only, and it says so", async () => {
+    tmux('set-option', '-g', 'set-clipboard', 'off');
+    const copied = await copyToClipboard('off text', { env: inside, platform: 'linux', terminal: null });
+    expect(tmux('show-buffer')).toBe('off text');
+    expect(copied).toEqual({ to: 'the tmux buffer', via: "tmux load-buffer; its set-clipboard is off, so not the terminal's clipboard" });
   });
 });

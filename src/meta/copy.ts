@@ -46,11 +46,10 @@ export const copyCommands: MetaCommand<CopyPort>[] = [
       const clean = neutralize(text.replace(/\r\n/g, '\n')).replace(/\n+$/, '');
       const io = ctx.render.io;
       ctx.render.flush();
-      const via = await copyToClipboard(clean, { env: ctx.shell.env, terminal: io.isTTY ? io.output : null });
+      const copied = await copyToClipboard(clean, { env: ctx.shell.env, terminal: io.isTTY ? io.output : null });
       const lines = clean === '' ? 0 : clean.split('\n').length;
       const chars = [...clean].length;
-      const how = via === 'OSC 52' ? 'OSC 52, if the terminal allows it' : via;
-      ctx.render.status(`copied ${what}${lines} line${lines === 1 ? '' : 's'} (${chars} chars) to the clipboard (${how})`);
+      ctx.render.status(`copied ${what}${lines} line${lines === 1 ? '' : 's'} (${chars} chars) to ${copied.to} (${copied.via})`);
     },
   },
 ];

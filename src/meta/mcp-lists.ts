@@ -5,6 +5,7 @@
 import { UsageError } from '../errors.js';
 import { capText } from '../mcp/outcome.js';
 import type { McpSession } from '../mcp/session.js';
+import { alignColumns } from '../render/columns.js';
 import { isClean, neutralize } from '../render/sanitize.js';
 import type { McpRegistry } from '../mcp/registry.js';
 import type { Say } from './types.js';
@@ -14,10 +15,9 @@ export interface McpListsPort extends Say {
   readonly mcp: Pick<McpRegistry, 'connected' | 'connectedSession' | 'readResource'>;
 }
 
-/** Rows as aligned columns (the last column is not padded). */
-export function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ').trimEnd()).join('\n');
+/** Rows as aligned columns (the last column is not padded), fitted to `width` when given (columns.ts). */
+export function table(rows: string[][], width = Infinity): string {
+  return alignColumns(rows, width).join('\n');
 }
 
 /** A server string as one visible line, cut at `max` characters. */

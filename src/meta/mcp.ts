@@ -3,10 +3,13 @@
 
 import { UsageError } from '../errors.js';
 import type { McpRegistry } from '../mcp/registry.js';
+import type { Renderer } from '../render/renderer.js';
 import { listPrompts, listResources, readResource, resourceTargets, table, type McpListsPort } from './mcp-lists.js';
 import type { MetaCommand } from './types.js';
 
 export interface McpPort extends McpListsPort {
+  /** `:mcp list` is fitted to a terminal's width. */
+  readonly render: McpListsPort['render'] & Pick<Renderer, 'io' | 'outputIsTerminal'>;
   readonly mcp: McpListsPort['mcp'] & Pick<McpRegistry, 'connect' | 'disconnect' | 'login' | 'logout' | 'list' | 'allTools' | 'findTool'>;
 }
 
@@ -99,11 +102,15 @@ export const mcpCommands: MetaCommand<McpPort>[] = [
             ctx.render.info('no MCP servers (config mcp.servers, or :mcp connect <url>)');
             return;
           }
+          // Fitted to a terminal's width; on a pipe one line per server, for a script to read.
           ctx.render.info(
-            table([
-              ['alias', 'target', 'transport', 'tools', 'status'],
-              ...rows.map((r) => [r.alias, r.target, r.transport, String(r.toolCount), statusCell(r.status, r.reason)]),
-            ]),
+            table(
+              [
+                ['alias', 'target', 'transport', 'tools', 'status'],
+                ...rows.map((r) => [r.alias, r.target, r.transport, String(r.toolCount), statusCell(r.status, r.reason)]),
+              ],
+              ctx.render.outputIsTerminal ? ctx.render.io.columns() : Infinity,
+            ),
           );
           return;
         }

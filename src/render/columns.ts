@@ -1,6 +1,7 @@
-// Two-column listings (`:help`, `:models`) laid out for the terminal's width: the left column is as
-// wide as its ordinary entries, a left entry too long for it goes on a line of its own, and the
-// right column wraps within the width, its continuation lines aligned under it.
+// Listings laid out for the terminal's width. Two columns (`:help`, `:models`): the left column is
+// as wide as its ordinary entries, a left entry too long for it goes on a line of its own, and the
+// right column wraps within the width, its continuation lines aligned under it. A table
+// (`:mcp list`): the widest columns narrow first, and a cell too wide wraps under itself.
 
 import { textWidth } from './markdown-wrap.js';
 
@@ -58,4 +59,53 @@ export function twoColumns(rows: readonly (readonly [string, string])[], width: 
     for (const part of rest) lines.push(pad(column) + part);
   }
   return lines;
+}
+
+/** The narrowest a table's column is made to fit the width (a column narrower by nature stays so). */
+const MIN_COLUMN = 8;
+
+/**
+ * Rows of cells as aligned columns, `gap` spaces apart, the last column not padded. Each column is
+ * as wide as its widest cell; while the lines would be wider than `width`, the widest column is
+ * narrowed (not below 8), and a cell wider than its column wraps at spaces (a longer word at its
+ * characters) and goes on under itself. `width` Infinity: one line per row.
+ */
+export function alignColumns(rows: readonly (readonly string[])[], width = Infinity, gap = 2): string[] {
+  const count = Math.max(0, ...rows.map((r) => r.length));
+  const widths = Array.from({ length: count }, (_, i) => Math.max(0, ...rows.map((r) => textWidth(r[i] ?? ''))));
+  let total = widths.reduce((a, b) => a + b, 0) + gap * (count - 1);
+  while (total > width) {
+    const widest = widths.indexOf(Math.max(...widths));
+    if (widths[widest]! <= MIN_COLUMN) break;
+    widths[widest]!--;
+    total--;
+  }
+  const lines: string[] = [];
+  for (const row of rows) {
+    const cells = widths.map((w, i) => wrapCell(row[i] ?? '', w));
+    const height = Math.max(...cells.map((c) => c.length));
+    for (let k = 0; k < height; k++) {
+      const parts = cells.map((c, i) => (i === count - 1 ? (c[k] ?? '') : (c[k] ?? '') + ' '.repeat(widths[i]! - textWidth(c[k] ?? ''))));
+      lines.push(parts.join(' '.repeat(gap)).trimEnd());
+    }
+  }
+  return lines;
+}
+
+/** A cell's lines at most `width` columns wide: broken at spaces, a longer word at graphemes. */
+function wrapCell(text: string, width: number): string[] {
+  if (textWidth(text) <= width) return [text];
+  return wrapWords(text, width).flatMap((line) => {
+    if (textWidth(line) <= width) return [line];
+    const pieces: string[] = [];
+    let piece = '';
+    for (const { segment } of new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(line)) {
+      if (piece !== '' && textWidth(piece + segment) > width) {
+        pieces.push(piece);
+        piece = '';
+      }
+      piece += segment;
+    }
+    return [...pieces, piece];
+  });
 }

@@ -1,13 +1,16 @@
 // Everything a person sees goes through here: status lines, errors, exec frames and, later, model
 // text and tool frames. Producers emit; the renderer decides colour, width and where it goes.
-// Status lines go to the error stream so `aish -p ... > file` keeps only the reply.
+// Status lines go to the error stream so `aish -p ... > file` keeps only the reply; so do the
+// exec and tool frames when output is not a terminal, so `… | aish > file` keeps only what the
+// commands and the model printed.
 
 import type { ChalkInstance } from 'chalk';
-import type { Io } from '../io.js';
+import { outputIsTerminal, type Io } from '../io.js';
 import type { ExecEnd, ExecView } from '../shell/shell-runner.js';
 import { TextBuffer } from '../text-buffer.js';
 import { neutralize } from './sanitize.js';
 import { Spinner } from './spinner.js';
+import { cutToWidth, displayWidth } from './text-width.js';
 
 export class Renderer implements ExecView {
   /** Whether the last thing written to output ended a line. */
@@ -18,6 +21,8 @@ export class Renderer implements ExecView {
    * network read's thousands of them outlive a scavenge or two; joined into blocks they are flat.
    */
   readonly #batch = new TextBuffer();
+  /** Whether output is a terminal: frames go with it there, to the error stream on a pipe. */
+  readonly #toTerminal: boolean;
 
   /**
    * `redact` is applied to status, error and context lines, informational text and tool frames
@@ -27,11 +32,18 @@ export class Renderer implements ExecView {
     readonly io: Io,
     readonly style: ChalkInstance,
     readonly redact: (text: string) => string = (text) => text,
-  ) {}
+  ) {
+    this.#toTerminal = outputIsTerminal(io);
+  }
 
   /** Text from outside, made fit to print: redacted, then sanitized. */
   #clean(text: string): string {
     return neutralize(this.redact(text));
+  }
+
+  /** Whether output is a terminal (input may be a pipe): what is laid out for its width. */
+  get outputIsTerminal(): boolean {
+    return this.#toTerminal;
   }
 
   get colorEnabled(): boolean {
@@ -69,6 +81,17 @@ export class Renderer implements ExecView {
     this.io.output.write(text);
   }
 
+  /**
+   * The terminal wrote at the cursor by itself (its echo of Ctrl-C, `^C`): the line is open, so
+   * the next frame or status line starts on a new one instead of after the `^C`.
+   */
+  terminalEchoed(): void {
+    const held = this.#batch.length > 0;
+    this.flush();
+    // Held reply text went out after the echo, and its end says where the line is.
+    if (!held) this.#atLineStart = false;
+  }
+
   /** Ends the current output line if one is open. */
   endLine(): void {
     if (!this.#atLineStart) this.write('\n');
@@ -95,6 +118,17 @@ export class Renderer implements ExecView {
     this.io.errors.write(`${paint(line)}\n`);
   }
 
+  /**
+   * Lines of a frame (ending in a newline), after the output's open line is ended: on output
+   * beside what they frame on a terminal, else on the error stream, output keeping plain lines.
+   */
+  #frame(lines: string): void {
+    this.endLine();
+    if (this.#toTerminal) return this.write(lines);
+    this.flush();
+    this.io.errors.write(lines);
+  }
+
   /** A spinner with `label` on a terminal (nothing on a pipe); returns the function that stops it. */
   busy(label: string): () => void {
     this.flush();
@@ -115,8 +149,7 @@ export class Renderer implements ExecView {
 
   /** The top rule of an exec frame, naming the command. */
   execBegin(command: string): void {
-    this.endLine();
-    this.write(`${this.style.dim(this.#rule('╭─ ', oneLine(command)))}\n`);
+    this.#frame(`${this.style.dim(this.#rule('╭─ ', oneLine(command)))}\n`);
   }
 
   /** Live output of the running command, unchanged. */
@@ -126,42 +159,38 @@ export class Renderer implements ExecView {
 
   /** The bottom rule with the exit code: red when non-zero, `128+N (SIGX)` for a signal. */
   execEnd(end: ExecEnd): void {
-    this.endLine();
     let label: string;
     if (end.error) label = neutralize(end.error);
     else if (end.signal) label = `exit ${end.exitCode} (${end.signal})`;
     else label = `exit ${end.exitCode}`;
     const rule = this.#rule('╰─ ', label);
-    this.write(`${end.exitCode === 0 ? this.style.dim(rule) : this.style.red(rule)}\n`);
+    this.#frame(`${end.exitCode === 0 ? this.style.dim(rule) : this.style.red(rule)}\n`);
   }
 
   /** The opening line of a tool frame: indented and dim, parallel to the exec frame. */
   toolBegin(name: string, args: string): void {
-    this.endLine();
     const line = this.#rule('  ╭─ ', `tool ${this.#clean(name)} ${oneLine(this.redact(args))}`);
-    this.write(`${this.style.dim(line)}\n`);
+    this.#frame(`${this.style.dim(line)}\n`);
   }
 
   /** Body lines of a tool frame (the result as the person sees it), dim. */
   toolBody(text: string): void {
     if (text === '') return;
     const lines = this.#clean(text).replace(/\n+$/, '').split('\n');
-    this.write(`${lines.map((l) => this.style.dim(`  │ ${l}`)).join('\n')}\n`);
+    this.#frame(`${lines.map((l) => this.style.dim(`  │ ${l}`)).join('\n')}\n`);
   }
 
   /** The closing line of a tool frame; red when the call failed. */
   toolEnd(label: string, ok: boolean): void {
-    this.endLine();
     const line = this.#rule('  ╰─ ', neutralize(label));
-    this.write(`${ok ? this.style.dim(line) : this.style.red(line)}\n`);
+    this.#frame(`${ok ? this.style.dim(line) : this.style.red(line)}\n`);
   }
 
+  /** A rule as wide as the terminal, measured in its columns: a CJK or emoji label takes two each. */
   #rule(corner: string, label: string): string {
     const width = Math.max(20, Math.min(this.io.columns(), 200));
-    const maxLabel = width - corner.length - 4;
-    const shown = label.length > maxLabel ? `${label.slice(0, Math.max(1, maxLabel - 1))}…` : label;
-    const text = `${corner}${shown} `;
-    return text + '─'.repeat(Math.max(3, width - text.length));
+    const text = `${corner}${cutToWidth(label, width - corner.length - 4)} `;
+    return text + '─'.repeat(Math.max(3, width - displayWidth(text)));
   }
 }
 

@@ -28,6 +28,23 @@ export function displayWidth(text: string): number {
   return measure ? measure(text) : estimateWidth(text);
 }
 
+/**
+ * `text` cut to at most `max` columns, ending in `…` when cut; a character with its marks or an
+ * emoji sequence (a grapheme) is never split.
+ */
+export function cutToWidth(text: string, max: number): string {
+  if (displayWidth(text) <= max) return text;
+  let shown = '';
+  let used = 0;
+  for (const { segment } of new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(text)) {
+    const w = displayWidth(segment);
+    if (used + w > max - 1) break;
+    shown += segment;
+    used += w;
+  }
+  return `${shown}…`;
+}
+
 /** Until string-width is loaded: marks and joiners take none, CJK and pictographs two columns. */
 export function estimateWidth(text: string): number {
   let width = 0;

@@ -105,7 +105,7 @@ describe('AI turns', () => {
     server.enqueue(textReply(['Run this:\nCMD: echo from-model\n']), textReply(['I see.']));
     const r = await run('say something\nand then?\n');
     expect(r.stderr).toContain("execute 'echo from-model'? [y/N] n");
-    expect(r.stdout).not.toContain('╭─ echo from-model');
+    expect(r.stderr).not.toContain('╭─ echo from-model');
     // The model is told, briefly, that its command did not run and why.
     expect(server.requests[1]!.body.messages.at(-1).content).toBe(
       '[aish] CMD not run, nobody could confirm it (input is not a terminal): echo from-model\n\nand then?',
@@ -116,7 +116,8 @@ describe('AI turns', () => {
     h.writeConfig({ models: { fast: { endpoint: server.url, model: 'm' } }, shell: { confirm_cmd: false } });
     server.enqueue(textReply(['CMD: echo hi\n']), textReply(['ok']));
     const r = await run('run echo\nwhat did it print?\n');
-    expect(r.stdout).toMatch(/╭─ echo hi ─+\nhi\n╰─ exit 0/);
+    expect(r.stdout).toMatch(/^hi$/m);
+    expect(r.stderr).toMatch(/╭─ echo hi ─+\n╰─ exit 0/);
     const second = server.requests[1]!.body.messages;
     expect(second.at(-1)).toEqual({ role: 'user', content: '[exec output]\n$ echo hi\nhi\n[exit 0]\n\nwhat did it print?' });
     expect(second.slice(1, 3)).toEqual([
@@ -140,7 +141,7 @@ describe('AI turns', () => {
     h.writeConfig({ models: { fast: { endpoint: server.url, model: 'm' } }, shell: { confirm_cmd: false } });
     server.enqueue(textReply(['nothing to run']));
     const r = await run('echo "CMD: touch pwned"\nlook\n');
-    expect(r.stdout).not.toContain('╭─ touch pwned');
+    expect(r.stderr).not.toContain('╭─ touch pwned');
   });
 
   it('a failed request removes the user turn and restores the pending output', async () => {

@@ -87,7 +87,7 @@ describe('the model is told what the person saw', () => {
     expect(r.stdout).toContain('Run this:');
     expect(r.stderr).toContain('[aish] reply cut off: the connection ended before the reply did');
     expect(r.stderr).toContain('the CMD: lines of a cut-off reply are not offered');
-    expect(r.stdout).not.toContain('╭─ rm');
+    expect(r.stderr).not.toContain('╭─ rm');
     expect(server.requests[1]!.body.messages.at(-2)).toEqual({ role: 'assistant', content: 'Run this:\nCMD: rm -rf /tmp/aish-cut-test/keep\n[reply cut off]' });
   });
 });

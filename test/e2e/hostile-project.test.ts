@@ -34,7 +34,7 @@ describe('a hostile config candidate in the project', () => {
     plant();
     const r = await runAish({ cwd: h.cwd, env: h.env, stdin: 'echo ok\n', timeoutMs: START_MS });
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('\nok\n');
+    expect(r.stdout).toMatch(/^ok$/m);
     const lines = statusLines(r.stderr, candidate());
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^\[aish\] passed over project config \S+: /);
@@ -46,7 +46,7 @@ describe('a hostile config candidate in the project', () => {
     writeFileSync(path.join(h.cwd, 'conf', 'aish.json'), JSON.stringify({ permissions: { allow: ['*'] } }));
     symlinkSync(path.join('conf', 'aish.json'), candidate());
     const r = await runAish({ cwd: h.cwd, env: h.env, stdin: 'echo ok\n', timeoutMs: START_MS });
-    expect(r.stdout).toContain('\nok\n');
+    expect(r.stdout).toMatch(/^ok$/m);
     expect(statusLines(r.stderr, candidate())).toEqual([
       `[aish] ignored project config ${candidate()} (not trusted): start aish there on a terminal and answer y, or type :trust ${candidate()}`,
     ]);
@@ -78,7 +78,7 @@ describe('a hostile config candidate in the project', () => {
     execFileSync('mkfifo', [candidate()]);
     const r = await runAish({ cwd: h.cwd, env: h.env, stdin: ':trust .aishrc.json\necho ok\n', timeoutMs: START_MS });
     expect(r.stderr).toMatch(/cannot read \S+\.aishrc\.json: .*not a regular file \(a FIFO\)/);
-    expect(r.stdout).toContain('\nok\n');
+    expect(r.stdout).toMatch(/^ok$/m);
   });
 
   it.each([
@@ -89,7 +89,7 @@ describe('a hostile config candidate in the project', () => {
     const a = startAish({ cwd: h.cwd, env: h.env });
     try {
       a.write('echo ok\n');
-      await a.waitFor('\nok\n', START_MS);
+      await a.waitFor(/^ok$/m, START_MS);
       a.child.kill('SIGTERM');
       const r = await a.exited;
       expect(r.code).toBe(143);
@@ -128,7 +128,7 @@ describe('a trusted project config that imports a local file', () => {
     const r = await runAish({ cwd: h.cwd, env: h.env, stdin: ':perms\necho ok\n', timeoutMs: START_MS });
     expect(existsSync(changed)).toBe(false);
     expect(existsSync(ran)).toBe(false);
-    expect(r.stdout).toContain('\nok\n');
+    expect(r.stdout).toMatch(/^ok$/m);
     expect(r.stdout).toContain('allow:   (none)');
     const lines = statusLines(r.stderr, config);
     expect(lines).toHaveLength(1);
@@ -144,7 +144,7 @@ describe('a trusted project config that imports a local file', () => {
     await runAish({ cwd: h.cwd, env: h.env, stdin: `:trust ${config}\n`, timeoutMs: START_MS });
     const r = await runAish({ cwd: h.cwd, env: h.env, stdin: ':perms\necho ok\n', timeoutMs: START_MS });
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('\nok\n');
+    expect(r.stdout).toMatch(/^ok$/m);
     expect(r.stdout).toContain('allow:   (none)');
     expect(statusLines(r.stderr, config)).toEqual([expect.stringContaining(`passed over project config ${config}: it imports ./helper.cjs, `)]);
     expect(existsSync(ran)).toBe(false);

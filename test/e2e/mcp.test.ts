@@ -130,7 +130,7 @@ describe('MCP tools through the REPL', () => {
     server.enqueue(echoCall('c1', 'auto'), textReply(['done']));
     const r = await runAish({ stdin: 'please go ahead\n', cwd: h.cwd, env: h.env });
     expect(server.requests[1]!.body.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'c1', content: 'Echo: auto' });
-    expect(r.stdout).toMatch(/╭─ tool everything__echo/);
+    expect(r.stderr).toMatch(/╭─ tool everything__echo/);
   });
 
   it('invalid JSON arguments and schema errors become tool turns; nothing runs', async () => {

@@ -35,7 +35,8 @@ describe('Norris', () => {
     );
     const r = await runAish({ stdin: ':norris make sure echo works\n', cwd: h.cwd, env: h.env });
     expect(r.stderr).toContain('[aish] [Norris] done: GOAL: complete');
-    expect(r.stdout).toMatch(/╭─ echo step-two-ran ─+\nstep-two-ran\n╰─ exit 0/);
+    expect(r.stdout).toMatch(/^step-two-ran$/m);
+    expect(r.stderr).toMatch(/╭─ echo step-two-ran ─+\n╰─ exit 0/);
     expect(server.requests).toHaveLength(3);
     const system = server.requests[0]!.body.messages[0].content;
     expect(system).toContain('[NORRIS MODE]');
@@ -102,12 +103,12 @@ describe('Norris second opinion', () => {
       server.enqueue(textReply(['CMD: echo harmless\n']), textReply(['CMD: ./cleanup.sh\n']));
       deep.enqueue(textReply(['NO']), textReply(['YES']));
       const r = await runAish({ stdin: ':norris tidy\n:cost\n', cwd: h.cwd, env: h.env });
-      expect(r.stdout).toMatch(/╭─ echo harmless/);
+      expect(r.stderr).toMatch(/╭─ echo harmless/);
       // The second opinions are counted in the session's ledger, under their purpose.
       expect(r.stdout).toMatch(/^deep +2 /m);
       expect(r.stdout).toMatch(/^second-opinion +2 /m);
       expect(r.stdout).toMatch(/^chat +2 /m);
-      expect(r.stdout).not.toMatch(/╭─ \.\/cleanup\.sh/);
+      expect(r.stderr).not.toMatch(/╭─ \.\/cleanup\.sh/);
       expect(r.stderr).toContain('[Norris] aborted');
       expect(deep.requests.map((q) => q.body.messages.at(-1).content)).toEqual(['echo harmless', './cleanup.sh']);
     } finally {
@@ -196,6 +197,28 @@ describe('stopping Norris from the line', () => {
     expect(screen).toMatch(/\^C\n\[aish\] cancelled\n\[aish\] \[Norris\] halted\n\[aish:fast\]> $/);
     expect(screen.match(/cancelled/g)).toHaveLength(1);
     expect(screen).not.toContain('error');
+  });
+});
+
+describe('Ctrl-C during a Norris step', () => {
+  // Issue 36: the `^C` echo and the frame's end were drawn on one line (`^C╰─ exit 130`).
+  it('the ^C stands on its own line, before the frame ends with exit 130', async () => {
+    h.writeConfig({ models: { fast: { endpoint: server.url, model: 'm' } } });
+    server.enqueue(textReply(['CMD: sleep 30\n']), textReply(['Still here.']));
+    const t = PtySession.start({ cwd: h.cwd, env: h.env });
+    try {
+      await t.waitFor('[aish:fast]> ');
+      const mark = t.mark();
+      t.line(':norris wait a while');
+      await t.waitFor(/╭─ sleep 30[^\n]*\n/, { from: mark });
+      t.write(KEY.ctrlC);
+      await t.waitFor(/exit 130[\s\S]*\[aish:fast\]> $/, { from: mark });
+      const screen = t.text.slice(mark).replace(/\r/g, '');
+      expect(screen).toMatch(/\^C\n╰─ exit 130/);
+      expect(screen).not.toMatch(/\^C[^\n]*╰─/);
+    } finally {
+      t.kill();
+    }
   });
 });
 

@@ -18,15 +18,24 @@ const run = (stdin: string, args: string[] = [], env: Record<string, string> = {
   runAish({ stdin, args, cwd: h.cwd, env: { ...h.env, ...env } });
 
 describe('piped stdin', () => {
+  // Issue 36: stdout gets what the commands printed, plain; the frames are aish's, on stderr.
+  it('stdout holds only the output: `echo a` prints exactly "a\\n", the frame goes to stderr', async () => {
+    const r = await run('echo a\n');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('a\n');
+    expect(r.stderr).toMatch(/^╭─ echo a ─+\n╰─ exit 0 ─+\n$/m);
+  });
+
   it('cd persists: `cd /tmp` then `pwd` prints /tmp', async () => {
     const r = await run('cd /tmp\npwd\n');
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/╭─ pwd ─+\n\/tmp\n╰─ exit 0 ─+/);
+    expect(r.stdout).toBe('/tmp\n');
+    expect(r.stderr).toMatch(/╭─ pwd ─+\n╰─ exit 0 ─+/);
   });
 
   it('`false` shows exit 1 in the bottom rule', async () => {
     const r = await run('false\n');
-    expect(r.stdout).toMatch(/╰─ exit 1 ─+/);
+    expect(r.stderr).toMatch(/╰─ exit 1 ─+/);
     expect(r.code).toBe(0);
   });
 
@@ -39,25 +48,24 @@ describe('piped stdin', () => {
 
   it('processes lines in order and exits 0 at end of input', async () => {
     const r = await run('echo one\necho two\nexport X=three\necho $X\n');
-    const order = ['one', 'two', 'three'].map((w) => r.stdout.indexOf(`\n${w}\n`));
-    expect(order.every((i) => i > 0)).toBe(true);
-    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(r.stdout).toBe('one\ntwo\nthree\n');
     expect(r.code).toBe(0);
   });
 
   it('a trailing backslash continues the line', async () => {
     const r = await run('echo one \\\ntwo\n');
-    expect(r.stdout).toContain('\none two\n');
+    expect(r.stdout).toBe('one two\n');
   });
 
   it('a command killed by a signal shows 128+N', async () => {
     const r = await run('kill -KILL $$\n');
-    expect(r.stdout).toMatch(/╰─ exit 137 \(SIGKILL\) ─+/);
+    expect(r.stderr).toMatch(/╰─ exit 137 \(SIGKILL\) ─+/);
   });
 
   it('cd into a missing directory: the shell says so, and aish goes on', async () => {
     const r = await run('cd /no/such/dir\npwd\n');
-    expect(r.stdout).toMatch(/cd: \/no\/such\/dir: No such file or directory\n[^\n]*exit 1/);
+    expect(r.stdout).toMatch(/^[^\n]*cd: \/no\/such\/dir: No such file or directory\n/);
+    expect(r.stderr).toMatch(/exit 1/);
     expect(r.stdout).toContain(`\n${h.cwd}\n`);
   });
 
@@ -84,7 +92,7 @@ describe('piped stdin', () => {
       server.enqueue(textReply(['seen']));
       const r = await runAish({ cwd: h.cwd, env: h.env, stdin: "printf HEAD; head -c 20000000 /dev/zero | tr '\\0' x; printf 'TAIL\\n'\nwhat did that print?\n", timeoutMs: 110_000 });
       expect(r.code).toBe(0);
-      expect(r.stdout).toContain(`\nHEAD${'x'.repeat(20_000_000)}TAIL\n`);
+      expect(r.stdout.startsWith(`HEAD${'x'.repeat(20_000_000)}TAIL\n`)).toBe(true);
       expect(r.stderr).toContain('output capped at 16000 chars for the model (head and tail kept)');
       expect(r.stdout).toContain('seen');
       const sent: string = server.requests[0]!.body.messages.at(-1).content;
@@ -114,7 +122,7 @@ describe('piped stdin', () => {
 
   it(':exec forces the shell and :help lists the table', async () => {
     const r = await run(':exec echo forced\n:help\n');
-    expect(r.stdout).toContain('\nforced\n');
+    expect(r.stdout.startsWith('forced\n')).toBe(true);
     for (const name of [':help', ':quit, :q', ':clear', ':reset', ':model', ':models', ':exec', ':why', ':ask']) {
       expect(r.stdout).toContain(name);
     }

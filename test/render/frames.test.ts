@@ -1,0 +1,77 @@
+// The exec and tool frames: as wide as the terminal measured in its columns (CJK and emoji take
+// two), and where they go (beside the output on a terminal, on the error stream on a pipe).
+
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Renderer } from '../../src/render/renderer.js';
+import { createStyle } from '../../src/render/style.js';
+import { displayWidth, loadWidths } from '../../src/render/text-width.js';
+import { captureIo } from '../support/capture-io.js';
+
+beforeAll(() => loadWidths());
+
+/** The frame lines one call draws on a terminal `columns` wide. */
+function frameLines(columns: number, draw: (render: Renderer) => void): string[] {
+  const cap = captureIo({ isTTY: true, columns });
+  draw(new Renderer(cap.io, createStyle(0)));
+  return cap.stdout.replace(/\n$/, '').split('\n');
+}
+
+describe('a frame fits the terminal by display width (issue 36)', () => {
+  it.each([
+    ['CJK that fits', 40, 'echo 日本語'],
+    ['CJK past the width', 20, 'echo 日本語のテキストはとても長いです'],
+    ['CJK past the width, odd columns', 25, 'echo 漢字漢字漢字漢字漢字漢字漢字漢字'],
+    ['emoji past the width', 20, 'echo ✅✅✅✅✅✅✅✅✅✅✅✅'],
+    ['emoji sequences (skin tone, ZWJ, flag)', 24, 'echo 👍🏽 👩‍👩‍👧 🇯🇵 👍🏽 👩‍👩‍👧 🇯🇵 👍🏽 👩‍👩‍👧 🇯🇵'],
+  ])('%s: the top rule is exactly the width', (_name, columns, command) => {
+    const [top] = frameLines(columns, (r) => r.execBegin(command));
+    expect(displayWidth(top!)).toBe(columns);
+    expect(top).toMatch(/^╭─ echo .* ─{3,}$/);
+  });
+
+  it('a cut title ends in … and never splits a character or an emoji sequence', () => {
+    const [top] = frameLines(20, (r) => r.execBegin('echo 👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧'));
+    expect(top).toMatch(/^╭─ echo (👩‍👩‍👧)+… ─+$/u);
+    expect(displayWidth(top!)).toBe(20);
+  });
+
+  it('a tool frame fits too', () => {
+    const [top] = frameLines(30, (r) => r.toolBegin('t', '{"path":"資料/報告書/二〇二六年/最終版.md"}'));
+    expect(displayWidth(top!)).toBe(30);
+    expect(top).toMatch(/^ {2}╭─ tool t \{"path":"資.*… ─+$/);
+  });
+});
+
+describe('where frames go (issue 36)', () => {
+  it('on a terminal, with the output', () => {
+    const cap = captureIo({ isTTY: true, columns: 30 });
+    const render = new Renderer(cap.io, createStyle(0));
+    render.execBegin('echo a');
+    render.execOutput('a\n');
+    render.execEnd({ exitCode: 0, signal: null });
+    expect(cap.stdout).toBe(`╭─ echo a ${'─'.repeat(20)}\na\n╰─ exit 0 ${'─'.repeat(20)}\n`);
+    expect(cap.stderr).toBe('');
+  });
+
+  it('on a pipe, on the error stream; output keeps the lines, an unended one ended', () => {
+    const cap = captureIo({ isTTY: false, columns: 30 });
+    const render = new Renderer(cap.io, createStyle(0));
+    render.execBegin('printf a');
+    render.execOutput('a');
+    render.execEnd({ exitCode: 0, signal: null });
+    render.toolBegin('t', '{}');
+    render.toolBody('result');
+    render.toolEnd('ok', true);
+    expect(cap.stdout).toBe('a\n');
+    expect(cap.stderr.split('\n').map((l) => l.replace(/ ─+$/, ''))).toEqual(['╭─ printf a', '╰─ exit 0', '  ╭─ tool t {}', '  │ result', '  ╰─ ok', '']);
+  });
+
+  it('input piped, output a terminal: the frames stay with the output', () => {
+    const cap = captureIo({ isTTY: false, columns: 30 });
+    const render = new Renderer({ ...cap.io, outputIsTTY: true }, createStyle(0));
+    render.execBegin('echo a');
+    render.execEnd({ exitCode: 0, signal: null });
+    expect(cap.stdout).toContain('╭─ echo a');
+    expect(cap.stderr).toBe('');
+  });
+});
