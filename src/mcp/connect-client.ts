@@ -13,11 +13,9 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { raceAbort } from './abort.js';
+export { DEFAULT_CONNECT_TIMEOUT_MS } from './connect-timeout.js';
 import type { McpConnectError } from './errors.js';
 import type { McpConnectOptions, McpTransportKind } from './session-types.js';
-
-/** Default limit of a whole connect (start, initialize, tools/list). */
-export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 
 /** A finished handshake, before the session object exists. */
 export interface Connected {

@@ -2,7 +2,8 @@
 // `connect_timeout_ms`, else a minute for a package launcher (`npx -y <server>` fetches the server
 // first: 12-33 s on a cold npm cache), else the registry's default (10 s). Pure.
 
-import { DEFAULT_CONNECT_TIMEOUT_MS } from './connect-client.js';
+/** Default limit of a whole connect (start, initialize, tools/list). */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 
 /** The limit of a server started by a package launcher, which may download it first. */
 export const LAUNCHER_CONNECT_TIMEOUT_MS = 60_000;

@@ -5,8 +5,7 @@
 import type { McpServerConfig } from '../config/schema.js';
 import { UsageError } from '../errors.js';
 import { joinCommandLine, splitCommandLine } from './command-line.js';
-import { DEFAULT_CONNECT_TIMEOUT_MS } from './connect-client.js';
-import { connectTimeoutOf } from './connect-timeout.js';
+import { connectTimeoutOf, DEFAULT_CONNECT_TIMEOUT_MS } from './connect-timeout.js';
 import { McpConnectError, McpLoginNeededError } from './errors.js';
 import { aliasProblem, deriveAlias, deriveStdioAlias, splitWireName } from './naming.js';
 import type { OAuthStore } from './oauth-store.js';

@@ -249,7 +249,8 @@ describe(':tools', () => {
     const message = ['{', `  "token": "${token.value}",`, '  "title": "\x1b]0;pwned\x07",', '  "a": 1,', '  "b": 2,', '  "c": 3,', '}'].join('\n');
     server.enqueue(echoCall('c7', message), textReply(['done']));
     const r = await runAish({ stdin: 'please go ahead\n:tools last\n', cwd: h.cwd, env: h.env });
-    expect(r.stdout).toContain('Echo: { (+6 more lines)');
+    // The tool's frame (on stderr from a pipe) folds the result to one line.
+    expect(r.stderr).toContain('Echo: { (+6 more lines)');
     const shown = r.stdout.slice(r.stdout.indexOf('everything__echo (call c7)'));
     expect(shown).toContain('arguments:\n{\n  "message": "{\\n  \\"token\\": \\"[redacted:github-token]\\"');
     expect(shown).toContain(
