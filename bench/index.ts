@@ -16,6 +16,7 @@ const START_TARGETS: Record<string, string> = {
   '--version, launch to exit': '<= 1.1',
   '--help, launch to exit': '<= 1.1',
   'piped, empty stdin: launch to exit': '<= 1.5',
+  'piped, empty stdin, --config: launch to exit': '<= 1.5',
   'piped, one line (echo hi): launch to exit': '- (the program loaded, a shell run)',
   'pty, launch to first prompt': '<= 1.3',
   'pty, launch to first key echoed': '- (the line editor taking keys)',
