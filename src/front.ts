@@ -23,7 +23,6 @@ import { bannerText } from './repl/banner.js';
 import { BRACKETED_PASTE_ON } from './repl/paste-mode.js';
 import { formatPrompt } from './repl/prompt.js';
 import { Redactor } from './safety/redact.js';
-import type { PipePeek } from './pipe-peek.js';
 
 /** What the front hands the program (main.ts `start`). */
 export interface FrontState {
@@ -42,7 +41,7 @@ export interface FrontState {
 export interface FrontIo {
   input: () => Io['input'];
   /** What a piped input holds now, read without setting its stream up (pipe-peek.ts); undefined when it cannot tell. */
-  peekInput?: () => PipePeek;
+  peekInput?: () => Buffer | null | undefined;
   /** The prompt goes here; a write throws when the stream is lost (EPIPE, EIO). */
   output: { write(text: string): unknown };
   /** The banner goes here, as the REPL's status lines do. */

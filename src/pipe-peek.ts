@@ -4,8 +4,8 @@
 //
 // The pipe is opened again through /proc/self/fd/0 with O_NONBLOCK, a file description of its own,
 // so a read never blocks and standard input's own description is left as it was (a pending read
-// of fd 0 in libuv's thread pool would keep the process from exiting: measured, process.exit
-// waits for it). libuv opens it close-on-exec. Linux only; anything else is left to the stream.
+// of fd 0 in libuv's thread pool would keep the process from exiting: measured, the exit waits
+// for it). libuv opens it close-on-exec. Linux only; anything else is left to the stream.
 
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 
@@ -17,7 +17,7 @@ export type PipePeek = Buffer | null | undefined;
  * not Linux, nothing has been written yet (the writer still open), or anything fails: then the
  * stream must be asked. A chunk returned has left the pipe: give it back to the stream (`unshift`).
  */
-export function peekPipe(fd = 0, platform = process.platform): PipePeek {
+export function peekPipe(fd: number, platform: NodeJS.Platform): PipePeek {
   if (platform !== 'linux') return undefined;
   let own: number | undefined;
   try {

@@ -35,7 +35,7 @@ async function run(cli: CliOptions): Promise<void> {
     io: {
       // Asked for when the front needs it: setting up a standard stream costs a millisecond or more.
       input: () => process.stdin,
-      peekInput: () => peekPipe(),
+      peekInput: () => peekPipe(0, process.platform),
       output: { write: (text: string) => writeOrThrow(1, text) },
       errors: { write: (text: string) => writeOrThrow(2, text) },
       isTTY: isTerminal(0) && isTerminal(1),
