@@ -109,7 +109,8 @@ function timePrompt(where: BenchHome, mark: PromptMark, node = process.execPath)
         typed = true;
         term.write('x');
       }
-      if (text.endsWith(']> x')) done();
+      // The route sign may change with the word typed (`]?` once `x` reads as a question to the model).
+      if (/\][>?] x$/.test(text)) done();
     });
   });
 }
