@@ -22,6 +22,8 @@ export interface ChildOptions {
   env: Record<string, string>;
   /** A pseudo-terminal for stdin, stdout and stderr instead of pipes. */
   pty?: boolean;
+  /** What a piped stdin gives before it ends (not on a pty); nothing by default. */
+  input?: string;
   timeoutMs?: number;
 }
 
@@ -33,7 +35,7 @@ let runs = 0;
 // RSS to another; the command's own stderr stays where it was (fd 3).
 const WRAPPER = 'TIMEFORMAT="%3U %3S"; { time /usr/bin/time -f %M -o "$0.rss" "$@" 2>&3 ; } 3>&2 2>"$0.cpu"';
 
-/** Runs `command args` to its end with an empty stdin; rejects if it does not end in time. */
+/** Runs `command args` to its end with an empty stdin (or `input`); rejects if it does not end in time. */
 export function measureChild(command: string, args: string[], opts: ChildOptions): Promise<ChildRun> {
   const base = path.join(scratch, String(runs++));
   const argv = ['-c', WRAPPER, base, command, ...args];
@@ -62,7 +64,7 @@ export function measureChild(command: string, args: string[], opts: ChildOptions
     } else {
       const child = spawn('bash', argv, { cwd: opts.cwd, env: opts.env, stdio: ['pipe', 'pipe', 'pipe'] });
       kill = () => child.kill('SIGKILL');
-      child.stdin.end();
+      child.stdin.end(opts.input ?? '');
       child.stdout.setEncoding('utf8').on('data', (d: string) => (output += d));
       child.stderr.setEncoding('utf8').on('data', (d: string) => (output += d));
       child.on('close', () => {

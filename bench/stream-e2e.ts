@@ -4,7 +4,8 @@
 // in the same mode. Each figure is the child's CPU beyond the same run with a one-delta reply, so
 // launch and exit cancel out; the peak RSS of the big reply is compared with the one-delta run
 // (idle) and with the reply's own size, and the peak of a reply half as long gives what each
-// further character costs. Medians of interleaved runs. Separate runs with a preload
+// further character costs; piped, also the same question asked at the REPL (a line on stdin).
+// Medians of interleaved runs. Separate runs with a preload
 // (retained-heap.cjs) give the live heap after a full GC once the response has arrived, while the
 // reply is still held, against the same for the one-delta reply: what is kept, not what is garbage.
 // The same for the half-size reply gives the heap kept per further character, free of what any
@@ -58,6 +59,8 @@ export interface StreamFigure {
   mode: 'piped' | 'tty';
   /** CPU of the big reply beyond the one-delta reply, aish and bare. */
   aishMs: number;
+  /** The same for the question asked at the REPL (a piped line instead of `-p`); piped only. */
+  replMs: number | undefined;
   bareMs: number;
   ratio: number;
   /** Peak RSS (KB) of aish with the big reply, with one half as long, and with the one-delta reply. */
@@ -96,12 +99,14 @@ export async function benchStreamE2e(): Promise<StreamE2e> {
   const where = benchHome({ models: { fast: { endpoint: server.url, model: 'bench' } } });
   const url = `${server.url}/chat/completions`;
   const heapFile = path.join(where.env.HOME!, 'heap.json');
-  const run = async (who: 'aish' | 'bare', reply: ScriptedResponse, pty: boolean, withHeap = false): Promise<ChildRun> => {
+  const run = async (who: 'aish' | 'repl' | 'bare', reply: ScriptedResponse, pty: boolean, withHeap = false): Promise<ChildRun> => {
     server.enqueue(reply);
-    const program = who === 'aish' ? [aish, '-p', 'bench'] : [bareClient, url];
+    const program = who === 'aish' ? [aish, '-p', 'bench'] : who === 'repl' ? [aish] : [bareClient, url];
     const args = withHeap ? ['--expose-gc', '--require', heapPreload, ...program] : program;
     const env = withHeap ? { ...where.env, AISH_BENCH_HEAP_FILE: heapFile } : where.env;
-    const result = await measureChild(process.execPath, args, { cwd: where.cwd, env, pty });
+    // The REPL's case: the same question typed as a line of a script (piped), the reply streamed by the REPL's turn view.
+    const input = who === 'repl' ? 'bench question\n' : '';
+    const result = await measureChild(process.execPath, args, { cwd: where.cwd, env, pty, input });
     // A run that failed early would look fast: make sure the reply got through.
     const expected = reply === big ? text.length * 0.9 : reply === half ? halfText.length * 0.9 : 1;
     if (result.output.length < expected) throw new Error(`${who} printed ${result.output.length} characters: ${result.output.slice(-300)}`);
@@ -117,7 +122,7 @@ export async function benchStreamE2e(): Promise<StreamE2e> {
     const figures: StreamFigure[] = [];
     for (const mode of ['piped', 'tty'] as const) {
       const pty = mode === 'tty';
-      const s = { aishBig: [] as ChildRun[], aishHalf: [] as ChildRun[], aishOne: [] as ChildRun[], bareBig: [] as ChildRun[], bareOne: [] as ChildRun[] };
+      const s = { aishBig: [] as ChildRun[], aishHalf: [] as ChildRun[], aishOne: [] as ChildRun[], bareBig: [] as ChildRun[], bareOne: [] as ChildRun[], replBig: [] as ChildRun[], replOne: [] as ChildRun[] };
       for (let round = -1; round < RUNS; round++) {
         const results = {
           aishBig: await run('aish', big, pty),
@@ -125,9 +130,12 @@ export async function benchStreamE2e(): Promise<StreamE2e> {
           aishOne: await run('aish', one, pty),
           bareBig: await run('bare', big, pty),
           bareOne: await run('bare', one, pty),
+          // Piped only: on a pty the question would have to be typed at the prompt and the REPL ended.
+          replBig: pty ? undefined : await run('repl', big, pty),
+          replOne: pty ? undefined : await run('repl', one, pty),
         };
         if (round < 0) continue;
-        for (const k of Object.keys(s) as Array<keyof typeof s>) s[k].push(results[k]);
+        for (const k of Object.keys(s) as Array<keyof typeof s>) if (results[k]) s[k].push(results[k]);
       }
       const h = { aish: [] as RetainedHeap[], aishHalf: [] as RetainedHeap[], aishIdle: [] as RetainedHeap[], bare: [] as RetainedHeap[], bareIdle: [] as RetainedHeap[] };
       for (let round = 0; round < HEAP_RUNS; round++) {
@@ -142,11 +150,13 @@ export async function benchStreamE2e(): Promise<StreamE2e> {
       const rss = (xs: ChildRun[]) => median(xs.map((r) => r.peakRssKb));
       const aishMs = cpu(s.aishBig) - cpu(s.aishOne);
       const bareMs = cpu(s.bareBig) - cpu(s.bareOne);
+      const replMs = pty ? undefined : cpu(s.replBig) - cpu(s.replOne);
       figures.push({
         mode,
         aishMs,
         bareMs,
         ratio: aishMs / bareMs,
+        replMs,
         peakKb: rss(s.aishBig),
         halfKb: rss(s.aishHalf),
         idleKb: rss(s.aishOne),

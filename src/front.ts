@@ -40,6 +40,8 @@ export interface FrontState {
  */
 export interface FrontIo {
   input: () => Io['input'];
+  /** What a piped input holds now, read without setting its stream up (pipe-peek.ts); undefined when it cannot tell. */
+  peekInput?: () => Buffer | null | undefined;
   /** The prompt goes here; a write throws when the stream is lost (EPIPE, EIO). */
   output: { write(text: string): unknown };
   /** The banner goes here, as the REPL's status lines do. */
@@ -109,8 +111,11 @@ export async function runFront(opts: FrontOptions): Promise<FrontState | number>
 
   // A script's lines run once its servers are connected: the program must start them.
   if (Object.keys(config.mcp.servers).length > 0) return state;
+  // A script's input that has already ended (or is there) is seen without standard input's stream.
+  const peeked = io.peekInput?.();
+  if (peeked === null) return 0;
   const input = io.input();
-  const first = await firstChunk(input);
+  const first = peeked ?? (await firstChunk(input));
   if (first === null) return 0;
   // As in main.ts: a stdin that fails ends aish, as SIGHUP would when it was a terminal.
   if (first instanceof Error) return lostStreamCode(first) ?? 1;

@@ -4,8 +4,8 @@
 
 import { closeSync } from 'node:fs';
 import os from 'node:os';
-import tty from 'node:tty';
 import { lostStreamCode } from './errors.js';
+import { isTerminal } from './is-terminal.js';
 
 /**
  * How aish ends early: SIGHUP or SIGTERM, or its terminal or the reader of its output gone. The
@@ -17,7 +17,7 @@ export class Shutdown {
   #stopWork: ((code: number) => void) | undefined;
   #atExit: Array<() => void> = [];
   /** The standard streams that were a terminal at start. */
-  readonly #terminals = [0, 1, 2].filter((fd) => tty.isatty(fd));
+  readonly #terminals = [0, 1, 2].filter((fd) => isTerminal(fd));
 
   get started(): boolean {
     return this.#code !== undefined;
@@ -62,7 +62,7 @@ export class Shutdown {
     // when that fails (nodejs/node#51519), as it does on a terminal that has hung up (isatty is
     // then false): let go of such a terminal first, and Node skips it.
     for (const fd of this.#terminals) {
-      if (tty.isatty(fd)) continue;
+      if (isTerminal(fd)) continue;
       try {
         closeSync(fd);
       } catch {

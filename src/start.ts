@@ -6,12 +6,13 @@
 
 import { homedir } from 'node:os';
 import path from 'node:path';
-import tty from 'node:tty';
 import type { CliOptions } from './cli.js';
 import { requireBundle } from './code-cache.js';
 import { errorMessage } from './errors.js';
+import { isTerminal } from './is-terminal.js';
 import { writeAllSync } from './fd-write.js';
 import { runFront } from './front.js';
+import { peekPipe } from './pipe-peek.js';
 import { Shutdown, watchSignals, watchStreams } from './shutdown.js';
 import { V8_FLAGS } from './v8-flags.js';
 
@@ -34,9 +35,10 @@ async function run(cli: CliOptions): Promise<void> {
     io: {
       // Asked for when the front needs it: setting up a standard stream costs a millisecond or more.
       input: () => process.stdin,
+      peekInput: () => peekPipe(0, process.platform),
       output: { write: (text: string) => writeOrThrow(1, text) },
       errors: { write: (text: string) => writeOrThrow(2, text) },
-      isTTY: tty.isatty(0) && tty.isatty(1),
+      isTTY: isTerminal(0) && isTerminal(1),
     },
     env,
     cwd: process.cwd(),

@@ -29,6 +29,9 @@ const LAYERS: Record<string, readonly string[]> = {
   clipboard: ['find-on-path'],
   // Writes to a standard stream's descriptor before Node's stream for it is set up.
   'fd-write': [],
+  // isatty without node:tty, and a piped input's first bytes without process.stdin (start-up).
+  'is-terminal': [],
+  'pipe-peek': [],
   // Loads aish's own bundles with V8's code cache; the V8 flags the caches are made with.
   'code-cache': [],
   'v8-flags': [],
@@ -77,14 +80,14 @@ const LAYERS: Record<string, readonly string[]> = {
   // What runs before the program is loaded: the config, the first prompt (or the first input).
   front: ['cli', 'config', 'errors', 'io', 'render', 'repl', 'safety'],
   // How aish ends (signals, lost streams, the exit), from the start-up file on.
-  shutdown: ['errors'],
+  shutdown: ['errors', 'is-terminal'],
   // The one way a session is built, for the REPL and -p alike.
   'build-session': ['config', 'context', 'history', 'io', 'mcp', 'memory', 'norris', 'preview', 'project', 'render', 'repl', 'safety', 'secret-rules', 'shell', 'tools', 'turn', 'undo'],
   'one-shot': ['broker', 'build-session', 'cmd-contract', 'config', 'errors', 'io', 'mcp', 'project', 'render', 'shell', 'turn'],
   app: ['build-session', 'config', 'errors', 'history', 'io', 'mcp', 'memory', 'meta', 'render', 'repl', 'turn'],
   main: ['app', 'cli', 'config', 'errors', 'front', 'history', 'io', 'mcp', 'one-shot', 'render', 'safety', 'secret-rules', 'shutdown', 'trust'],
   // The second start-up file: V8 flags, shutdown, the front, then main.ts.
-  start: ['cli', 'code-cache', 'errors', 'fd-write', 'front', 'main', 'shutdown', 'v8-flags'],
+  start: ['cli', 'code-cache', 'errors', 'fd-write', 'front', 'is-terminal', 'main', 'pipe-peek', 'shutdown', 'v8-flags'],
   // The CommonJS start-up file: --help, --version and a bad flag, then start.ts.
   entry: ['cli', 'code-cache', 'errors', 'fd-write', 'start'],
 };

@@ -218,6 +218,31 @@ describe('the front on a pipe', () => {
     expect(read).toBe('echo one\necho two\n');
   });
 
+  it('ends aish on an input seen ended by the peek, without asking for the stream', async () => {
+    const t = fakeStreams(false);
+    let asked = false;
+    const input = () => ((asked = true), t.input);
+    expect(await front(project(), t, {}, {}, { input, peekInput: () => null })).toBe(0);
+    expect(asked).toBe(false);
+  });
+
+  it('hands the bytes the peek took back to the stream, ahead of the rest', async () => {
+    const t = fakeStreams(false);
+    const state = await front(project(), t, {}, {}, { peekInput: () => Buffer.from('echo one\n') });
+    expect(typeof state === 'object' && state.prompted).toBe(false);
+    t.input.end('echo two\n');
+    let read = '';
+    t.input.on('data', (d) => (read += String(d)));
+    await new Promise((resolve) => t.input.once('end', resolve));
+    expect(read).toBe('echo one\necho two\n');
+  });
+
+  it('reads the stream when the peek cannot tell (nothing yet, not a pipe)', async () => {
+    const t = fakeStreams(false);
+    t.input.end();
+    expect(await front(project(), t, {}, {}, { peekInput: () => undefined })).toBe(0);
+  });
+
   it('ends aish as a lost terminal would when the input fails', async () => {
     const t = fakeStreams(false);
     const result = front(project(), t);

@@ -2,7 +2,13 @@
 // accent), words as bash's readline sees them (letters and digits; `C-w` uses blanks instead) and
 // the logical lines of a buffer that holds several (a here-document, a `for` loop). Pure.
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+/**
+ * Made when first needed, not when the module loads: the first Intl.Segmenter loads ICU's break
+ * data, 15–40 ms that a piped run (which edits no line) or plain ASCII never needs
+ * (docs/performance.md).
+ */
+let grapheme: Intl.Segmenter | undefined;
+const segmenter = (): Intl.Segmenter => (grapheme ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' }));
 
 /** Whether `text` is plain ASCII, whose graphemes are its characters (the common case, and fast). */
 const ASCII = /^[\x00-\x7f]*$/;
@@ -12,7 +18,7 @@ export function prevBoundary(text: string, at: number): number {
   if (at <= 0) return 0;
   if (ASCII.test(text)) return at - 1;
   let last = 0;
-  for (const { index } of segmenter.segment(text)) {
+  for (const { index } of segmenter().segment(text)) {
     if (index >= at) break;
     last = index;
   }
@@ -23,7 +29,7 @@ export function prevBoundary(text: string, at: number): number {
 export function nextBoundary(text: string, at: number): number {
   if (at >= text.length) return text.length;
   if (ASCII.test(text)) return at + 1;
-  for (const { index, segment } of segmenter.segment(text)) {
+  for (const { index, segment } of segmenter().segment(text)) {
     if (index + segment.length > at) return index + segment.length;
   }
   return text.length;
@@ -32,7 +38,7 @@ export function nextBoundary(text: string, at: number): number {
 /** The graphemes of `text`, in order. */
 export function graphemes(text: string): string[] {
   if (ASCII.test(text)) return [...text];
-  return [...segmenter.segment(text)].map((s) => s.segment);
+  return [...segmenter().segment(text)].map((s) => s.segment);
 }
 
 /** A letter or digit: what readline's word motions stop at. */
