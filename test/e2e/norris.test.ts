@@ -204,13 +204,14 @@ describe('Ctrl-C during a Norris step', () => {
   // Issue 36: the `^C` echo and the frame's end were drawn on one line (`^C╰─ exit 130`).
   it('the ^C stands on its own line, before the frame ends with exit 130', async () => {
     h.writeConfig({ models: { fast: { endpoint: server.url, model: 'm' } } });
-    server.enqueue(textReply(['CMD: sleep 30\n']), textReply(['Still here.']));
+    server.enqueue(textReply(['CMD: echo step-started; sleep 30\n']), textReply(['Still here.']));
     const t = PtySession.start({ cwd: h.cwd, env: h.env });
     try {
       await t.waitFor('[aish:fast]> ');
       const mark = t.mark();
       t.line(':norris wait a while');
-      await t.waitFor(/╭─ sleep 30[^\n]*\n/, { from: mark });
+      // The step runs (its first output is on the screen): the Ctrl-C is for it.
+      await t.waitFor(/╭─ echo step-started; sleep 30[^\n]*\nstep-started\n/, { from: mark });
       t.write(KEY.ctrlC);
       await t.waitFor(/exit 130[\s\S]*\[aish:fast\]> $/, { from: mark });
       const screen = t.text.slice(mark).replace(/\r/g, '');
