@@ -5,13 +5,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrokerError } from '../../src/broker/errors.js';
 import type { ChatMessage, ModelClient } from '../../src/broker/types.js';
-import { defaultModels } from '../../src/config/default-models.js';
-import { resolveConfig, type Config } from '../../src/config/schema.js';
 import { withFallback } from '../../src/model-routing/fallback.js';
 import { withRetryAfter } from '../../src/model-routing/retry-after.js';
 import { TextBuffer } from '../../src/text-buffer.js';
 import { presetClient } from '../../src/turn/model-client.js';
-import { ModelServer, textReply } from '../support/model-server.js';
+import { ModelServer, presetsConfig, textReply } from '../support/model-server.js';
 import { closedPort } from '../support/sse-fixtures.js';
 
 let server: ModelServer;
@@ -24,11 +22,7 @@ afterAll(async () => {
 
 const messages: ChatMessage[] = [{ role: 'user', content: 'hello' }];
 
-function config(models: Record<string, string>): Config {
-  const result = resolveConfig({ models: Object.fromEntries(Object.entries(models).map(([name, endpoint]) => [name, { endpoint, model: 'test-model' }])) }, defaultModels({}));
-  if (!result.ok) throw new Error(JSON.stringify(result.issues));
-  return result.config;
-}
+const config = presetsConfig;
 
 /** A buffer that still holds text of an earlier attempt, as a retry after a delta would leave it. */
 function staleBuffer(): TextBuffer {

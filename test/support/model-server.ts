@@ -5,6 +5,8 @@
 
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { defaultModels } from '../../src/config/default-models.js';
+import { resolveConfig, type Config } from '../../src/config/schema.js';
 
 export type ScriptedResponse =
   /** `events` are JSON chunks (serialised as `data: <json>`) or raw SSE text written as is. */
@@ -188,4 +190,11 @@ export function toolCallReply(calls: Array<{ id: string; name: string; arguments
   });
   events.push({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] });
   return { type: 'sse', events };
+}
+
+/** A config whose presets (name → endpoint) all serve `test-model`, as the routing tests use. */
+export function presetsConfig(models: Record<string, string>): Config {
+  const result = resolveConfig({ models: Object.fromEntries(Object.entries(models).map(([name, endpoint]) => [name, { endpoint, model: 'test-model' }])) }, defaultModels({}));
+  if (!result.ok) throw new Error(JSON.stringify(result.issues));
+  return result.config;
 }

@@ -5,10 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refusesTools, BrokerError } from '../../src/broker/errors.js';
 import type { ChatMessage, ToolDefinition } from '../../src/broker/types.js';
-import { defaultModels } from '../../src/config/default-models.js';
-import { resolveConfig, type Config } from '../../src/config/schema.js';
 import { presetClient } from '../../src/turn/model-client.js';
-import { ModelServer, textReply } from '../support/model-server.js';
+import { ModelServer, presetsConfig, textReply } from '../support/model-server.js';
 
 let server: ModelServer;
 beforeAll(async () => {
@@ -21,11 +19,7 @@ afterAll(async () => {
 const messages: ChatMessage[] = [{ role: 'user', content: 'hello' }];
 const tools: ToolDefinition[] = [{ type: 'function', function: { name: 'aish__read_file', description: 'read a file', parameters: { type: 'object', properties: {} } } }];
 
-function config(): Config {
-  const result = resolveConfig({ models: { fast: { endpoint: server.url, model: 'test-model' } } }, defaultModels({}));
-  if (!result.ok) throw new Error(JSON.stringify(result.issues));
-  return result.config;
-}
+const config = () => presetsConfig({ fast: server.url });
 
 /** What servers answer when the model takes no tools, as recorded. */
 const REFUSALS: [string, number, string][] = [
