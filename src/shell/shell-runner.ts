@@ -475,7 +475,11 @@ export class ShellRunner {
    */
   terminate(): void {
     this.#ending.abort();
-    void this.close();
+    // The hangup goes now, in this very tick: a command running in the shell gets it while the
+    // shell is still running it, and the shell passes it on to its jobs. Waited for (the history
+    // asked to be saved first), the abort's Ctrl-C brought the shell back to its prompt, which
+    // passes no hangup on, and a `sleep 300 &` of that line outlived aish.
+    this.#closing ??= this.#parts.session?.close() ?? Promise.resolve();
   }
 
   /**
