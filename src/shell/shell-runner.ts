@@ -409,9 +409,9 @@ export class ShellRunner {
    */
   async #runInSession(session: ShellSession, command: string, signal: AbortSignal, how: RunHow): Promise<void> {
     const { view, shell, isTTY } = this.#parts;
-    // A line holding a secret runs whole, but reaches the shell's history (and its file) redacted:
-    // it is typed with a leading space, which the shell keeps out (the integration makes sure of
-    // `ignorespace`), and its redacted text is put in its place once it has run.
+    // A line holding a secret runs whole, but never reaches the shell's history (nor its file): it
+    // is typed with a leading space, which the shell keeps out (the integration makes sure of
+    // `ignorespace`). aish's own input history keeps it redacted.
     const redacted = historyText(command, this.#parts.redact);
     const typed = how.outOfHistory || redacted !== command ? ` ${command}` : command;
     const capture = new OutputCapture(shell.capture_max_chars);
@@ -433,9 +433,9 @@ export class ShellRunner {
       release?.();
     }
     plain.end();
-    // What the shell cancelled or never got (an unclosed quote, a refused line) has no place there.
-    const ran = !run.shellEnded && !run.incomplete && !run.error;
-    if (ran && !how.outOfHistory && redacted !== null && redacted !== command) await session.query('histadd', redacted, 1000);
+    // The redacted text is not added to the shell's history after it (a `histadd` query): typed
+    // into the shell just after the command, that query lost keys typed ahead meanwhile (a
+    // `:quit` typed as the command ended never came).
     this.#envStale = true;
     // The redactor knows a secret by the name it was exported under (`export STRIPE_KEY=…`) from
     // the next line on: the environment is read now, while the person looks at the output.
@@ -496,7 +496,7 @@ export class ShellRunner {
     if (!session) return;
     // bash hung up just after answering a query (the session asks for its jobs as it ends) exits
     // without writing its history file: an idle bash writes it first, as `exit` would have.
-    if (session.kind === 'bash') await session.queryIdle('histsave', '', 300);
+    if (session.kind === 'bash' && session.alive) await session.queryIdle('histsave', '', 300);
     await session.close();
   }
 }

@@ -89,10 +89,11 @@ for (const kind of ['bash', 'zsh'] as const) needs(kind).describe(`${kind}`, () 
     await run('echo after-it');
     const held = await history();
     expect(held.join('\n')).not.toContain(bearer.value);
-    expect(held).toContain(`echo "curl -H Authorization: Bearer ${bearer.redacted} https://api.example.org/v1" | wc -c`);
+    // Kept out of the shell's history whole (typed with a leading space); aish's own history keeps it redacted.
+    expect(held.join('\n')).not.toContain('Authorization: Bearer');
     const file = await historyFile();
     expect(file).not.toContain(bearer.value);
-    expect(file).toContain(bearer.redacted);
+    expect(file).not.toContain('Authorization: Bearer');
     expect(file).toContain('echo after-it');
   });
 });
