@@ -436,10 +436,9 @@ export class ShellRunner {
     // The redacted text is not added to the shell's history after it (a `histadd` query): typed
     // into the shell just after the command, that query lost keys typed ahead meanwhile (a
     // `:quit` typed as the command ended never came).
+    // The environment is read again when next needed (a line for the model, the next history
+    // entry): read here, at once, that question to the shell lost keys typed as the command ended.
     this.#envStale = true;
-    // The redactor knows a secret by the name it was exported under (`export STRIPE_KEY=…`) from
-    // the next line on: the environment is read now, while the person looks at the output.
-    void this.syncEnv();
     this.#forgetKinds(command);
     const captured = await capture.finishScreen(this.#parts.size?.().cols ?? 80);
     view.execEnd({ exitCode: run.exitCode, signal: run.signal, ...(run.error ? { error: run.error } : {}) });
