@@ -8,10 +8,12 @@ import type { McpSession } from '../mcp/session.js';
 import { alignColumns } from '../render/columns.js';
 import { isClean, neutralize } from '../render/sanitize.js';
 import type { McpRegistry } from '../mcp/registry.js';
-import type { Say } from './types.js';
+import type { Renderer } from '../render/renderer.js';
 
 /** What the resource and prompt lists, `:mcp read` and their Tab use. */
-export interface McpListsPort extends Say {
+export interface McpListsPort {
+  /** The lists are fitted to a terminal's width; on a pipe a row is one line, for a script to read. */
+  readonly render: Pick<Renderer, 'info' | 'status' | 'io' | 'outputIsTerminal'>;
   readonly mcp: Pick<McpRegistry, 'connected' | 'connectedSession' | 'readResource'>;
 }
 
@@ -20,8 +22,13 @@ export function table(rows: string[][], width = Infinity): string {
   return alignColumns(rows, width).join('\n');
 }
 
+/** The width a listing is fitted to: the terminal's, or none on a pipe (a row stays one line). */
+export function listWidth(render: Pick<Renderer, 'io' | 'outputIsTerminal'>): number {
+  return render.outputIsTerminal ? render.io.columns() : Infinity;
+}
+
 /** A server string as one visible line, cut at `max` characters. */
-function cell(text: string | undefined, max = 80): string {
+export function cell(text: string | undefined, max = 80): string {
   const line = neutralize((text ?? '').replace(/\s*\n\s*/g, ' ').trim());
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
@@ -48,13 +55,13 @@ async function sessionsFor(ctx: McpListsPort, alias: string | undefined, what: '
 }
 
 /** One block per server offering `what` (or the one named), then a hint; a line when none does. */
-async function showLists(ctx: McpListsPort, alias: string | undefined, what: 'resources' | 'prompts', block: (s: McpSession) => string, hint: string): Promise<void> {
+async function showLists(ctx: McpListsPort, alias: string | undefined, what: 'resources' | 'prompts', block: (s: McpSession, width: number) => string, hint: string): Promise<void> {
   const sessions = await sessionsFor(ctx, alias, what);
   if (sessions.length === 0) {
     ctx.render.info(`no connected MCP server offers ${what}`);
     return;
   }
-  ctx.render.info(`${sessions.map(block).join('\n\n')}\n\n${hint.replace('<first>', sessions[0]!.alias)}`);
+  ctx.render.info(`${sessions.map((s) => block(s, listWidth(ctx.render))).join('\n\n')}\n\n${hint.replace('<first>', sessions[0]!.alias)}`);
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -65,14 +72,14 @@ export function listResources(ctx: McpListsPort, alias: string | undefined): Pro
     ctx,
     alias,
     'resources',
-    (s) => {
+    (s, width) => {
       const { resources, templates } = s.lists;
       const lines = [`${s.alias}: ${plural(resources.length, 'resource')}, ${plural(templates.length, 'template')}`];
       if (resources.length) {
-        lines.push(table([['  name', 'uri', 'type', 'size'], ...resources.map((r) => [`  ${cell(r.title ?? r.name, 40)}`, cell(r.uri, 120), cell(r.mimeType, 30), size(r.size)])]));
+        lines.push(table([['  name', 'uri', 'type', 'size'], ...resources.map((r) => [`  ${cell(r.title ?? r.name, 40)}`, cell(r.uri, 120), cell(r.mimeType, 30), size(r.size)])], width));
       }
       if (templates.length) {
-        lines.push(table([['  template', 'name', 'description'], ...templates.map((t) => [`  ${cell(t.uriTemplate, 120)}`, cell(t.title ?? t.name, 40), cell(t.description)])]));
+        lines.push(table([['  template', 'name', 'description'], ...templates.map((t) => [`  ${cell(t.uriTemplate, 120)}`, cell(t.title ?? t.name, 40), cell(t.description)])], width));
       }
       return lines.join('\n');
     },
@@ -86,7 +93,7 @@ export function listPrompts(ctx: McpListsPort, alias: string | undefined): Promi
     ctx,
     alias,
     'prompts',
-    (s) => {
+    (s, width) => {
       const { prompts } = s.lists;
       const head = `${s.alias}: ${plural(prompts.length, 'prompt')}`;
       if (prompts.length === 0) return head;
@@ -94,7 +101,7 @@ export function listPrompts(ctx: McpListsPort, alias: string | undefined): Promi
         const args = p.arguments.map((a) => `${cell(a.name, 40)}${a.required ? ' (required)' : ''}`).join(', ');
         return [`  ${s.alias}:${cell(p.name, 60)}`, args || '-', cell(p.description ?? p.title)];
       });
-      return `${head}\n${table([['  prompt', 'arguments', 'description'], ...rows])}`;
+      return `${head}\n${table([['  prompt', 'arguments', 'description'], ...rows], width)}`;
     },
     ':prompt <alias>:<name> [key=value ...] sends one to the model',
   );

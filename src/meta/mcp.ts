@@ -4,16 +4,14 @@
 import { UsageError } from '../errors.js';
 import type { McpRegistry } from '../mcp/registry.js';
 import type { Renderer } from '../render/renderer.js';
-import { listPrompts, listResources, readResource, resourceTargets, table, type McpListsPort } from './mcp-lists.js';
+import { cell, listPrompts, listResources, listWidth, readResource, resourceTargets, table, type McpListsPort } from './mcp-lists.js';
 import type { MetaCommand } from './types.js';
 
 export interface McpPort extends McpListsPort {
-  /** `:mcp list` is fitted to a terminal's width. */
-  readonly render: McpListsPort['render'] & Pick<Renderer, 'io' | 'outputIsTerminal'>;
   readonly mcp: McpListsPort['mcp'] & Pick<McpRegistry, 'connect' | 'disconnect' | 'login' | 'logout' | 'list' | 'allTools' | 'findTool'>;
 }
 
-export { table } from './mcp-lists.js';
+export { listWidth, table } from './mcp-lists.js';
 
 const SUBCOMMANDS = ['connect', 'disconnect', 'login', 'logout', 'list', 'tools', 'tool', 'resources', 'read', 'prompts'];
 const CONNECT_USAGE = 'usage: :mcp connect <url [alias] | command line [--alias NAME] | configured alias> [--token-env VAR]';
@@ -109,7 +107,7 @@ export const mcpCommands: MetaCommand<McpPort>[] = [
                 ['alias', 'target', 'transport', 'tools', 'status'],
                 ...rows.map((r) => [r.alias, r.target, r.transport, String(r.toolCount), statusCell(r.status, r.reason)]),
               ],
-              ctx.render.outputIsTerminal ? ctx.render.io.columns() : Infinity,
+              listWidth(ctx.render),
             ),
           );
           return;
@@ -120,8 +118,7 @@ export const mcpCommands: MetaCommand<McpPort>[] = [
             ctx.render.info('no MCP tools');
             return;
           }
-          const width = Math.max(...tools.map((t) => t.wireName.length));
-          ctx.render.info(tools.map((t) => `${t.wireName.padEnd(width)}  ${(t.description ?? '').split('\n')[0]}`).join('\n'));
+          ctx.render.info(table(tools.map((t) => [t.wireName, cell((t.description ?? '').split('\n')[0], 200)]), listWidth(ctx.render)));
           return;
         }
         case 'tool': {

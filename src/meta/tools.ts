@@ -3,13 +3,16 @@
 // `last`: the last call's arguments and whole result, which the turn view folds to one line.
 
 import { UsageError } from '../errors.js';
-import { table } from './mcp.js';
+import { listWidth, table } from './mcp.js';
 import type { SessionStore } from '../history/session.js';
 import type { TurnCore } from '../turn/core.js';
 import type { ToolControls } from '../turn/types.js';
-import type { MetaCommand, Say } from './types.js';
+import type { Renderer } from '../render/renderer.js';
+import type { MetaCommand } from './types.js';
 
-export interface ToolsPort extends Say {
+export interface ToolsPort {
+  /** The list is fitted to a terminal's width. */
+  readonly render: Pick<Renderer, 'info' | 'status' | 'io' | 'outputIsTerminal'>;
   /** The tools used so far (they stay in the next request). */
   readonly core: Pick<TurnCore, 'context'>;
   readonly tools: Pick<ToolControls, 'rows' | 'nextRequest' | 'apply' | 'rules' | 'groups'>;
@@ -27,7 +30,7 @@ function list(ctx: ToolsPort): void {
   const rows = ctx.tools.rows();
   const next = ctx.tools.nextRequest({ words: '', used: usedTools(ctx) });
   const on = rows.filter((r) => r.enabled).length;
-  if (rows.length > 0) ctx.render.info(table(rows.map((r) => [r.name, r.group ?? '-', r.enabled ? 'on' : 'off'])));
+  if (rows.length > 0) ctx.render.info(table(rows.map((r) => [r.name, r.group ?? '-', r.enabled ? 'on' : 'off']), listWidth(ctx.render)));
   ctx.render.info(`${rows.length} tools, ${on} on; the next request carries ${next.tools} tools, about ${next.tokens} tokens of schema`);
 }
 
