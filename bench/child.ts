@@ -22,8 +22,11 @@ export interface ChildOptions {
   env: Record<string, string>;
   /** A pseudo-terminal for stdin, stdout and stderr instead of pipes. */
   pty?: boolean;
-  /** What a piped stdin gives before it ends (not on a pty); nothing by default. */
+  /** What a piped stdin gives before it ends; nothing by default. On a pty: the line typed at the
+   * program's first prompt, followed by Ctrl-D at the prompt after it (an interactive session). */
   input?: string;
+  /** On a pty with `input`: what a prompt looks like at the end of the output so far. */
+  prompt?: RegExp;
   timeoutMs?: number;
 }
 
@@ -56,7 +59,16 @@ export function measureChild(command: string, args: string[], opts: ChildOptions
     if (opts.pty) {
       const term = spawnPty('bash', argv, { cwd: opts.cwd, env: opts.env, cols: 100, rows: 30 });
       kill = () => term.kill('SIGKILL');
-      term.onData((d) => (output += d));
+      // An interactive session: the line typed at the first prompt, Ctrl-D at the next one.
+      let prompts = 0;
+      term.onData((d) => {
+        output += d;
+        if (opts.input === undefined || !opts.prompt || prompts >= 2) return;
+        // eslint-disable-next-line no-control-regex
+        if (!opts.prompt.test(output.slice(-300).replace(/\x1b\[[0-9;?]*[A-Za-z]/g, ''))) return;
+        prompts += 1;
+        term.write(prompts === 1 ? opts.input.replace(/\n$/, '\r') : '\x04');
+      });
       term.onExit(() => {
         clearTimeout(timer);
         resolve(done(output));

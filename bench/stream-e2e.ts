@@ -24,6 +24,9 @@ const RUNS = 7;
 /** Runs of the heap figure: a full GC's live heap hardly varies from run to run. */
 export const HEAP_RUNS = 3;
 
+/** aish's prompt at the end of what it drew (its default prompt, whatever the route sign). */
+const PROMPT = /\[aish:[^\]\n]*\][>$?:] $/;
+
 const aish = path.join(process.cwd(), 'dist', 'aish.js');
 const bareClient = path.join(process.cwd(), 'bench', 'bare-client.mjs');
 const heapPreload = path.join(process.cwd(), 'bench', 'retained-heap.cjs');
@@ -59,8 +62,8 @@ export interface StreamFigure {
   mode: 'piped' | 'tty';
   /** CPU of the big reply beyond the one-delta reply, aish and bare. */
   aishMs: number;
-  /** The same for the question asked at the REPL (a piped line instead of `-p`); piped only. */
-  replMs: number | undefined;
+  /** The same for the question asked at the REPL (a piped line, or typed at the prompt on a pty, instead of `-p`). */
+  replMs: number;
   bareMs: number;
   ratio: number;
   /** Peak RSS (KB) of aish with the big reply, with one half as long, and with the one-delta reply. */
@@ -104,9 +107,10 @@ export async function benchStreamE2e(): Promise<StreamE2e> {
     const program = who === 'aish' ? [aish, '-p', 'bench'] : who === 'repl' ? [aish] : [bareClient, url];
     const args = withHeap ? ['--expose-gc', '--require', heapPreload, ...program] : program;
     const env = withHeap ? { ...where.env, AISH_BENCH_HEAP_FILE: heapFile } : where.env;
-    // The REPL's case: the same question typed as a line of a script (piped), the reply streamed by the REPL's turn view.
-    const input = who === 'repl' ? 'bench question\n' : '';
-    const result = await measureChild(process.execPath, args, { cwd: where.cwd, env, pty, input });
+    // The REPL's case: the same question typed as a line of a script (piped), or at the prompt on a
+    // pty (then Ctrl-D at the prompt that follows the reply), the reply streamed by the REPL's turn view.
+    const input = who === 'repl' ? 'bench question\n' : pty ? undefined : '';
+    const result = await measureChild(process.execPath, args, { cwd: where.cwd, env, pty, ...(input === undefined ? {} : { input }), prompt: PROMPT });
     // A run that failed early would look fast: make sure the reply got through.
     const expected = reply === big ? text.length * 0.9 : reply === half ? halfText.length * 0.9 : 1;
     if (result.output.length < expected) throw new Error(`${who} printed ${result.output.length} characters: ${result.output.slice(-300)}`);
@@ -130,9 +134,8 @@ export async function benchStreamE2e(): Promise<StreamE2e> {
           aishOne: await run('aish', one, pty),
           bareBig: await run('bare', big, pty),
           bareOne: await run('bare', one, pty),
-          // Piped only: on a pty the question would have to be typed at the prompt and the REPL ended.
-          replBig: pty ? undefined : await run('repl', big, pty),
-          replOne: pty ? undefined : await run('repl', one, pty),
+          replBig: await run('repl', big, pty),
+          replOne: await run('repl', one, pty),
         };
         if (round < 0) continue;
         for (const k of Object.keys(s) as Array<keyof typeof s>) if (results[k]) s[k].push(results[k]);
@@ -150,7 +153,7 @@ export async function benchStreamE2e(): Promise<StreamE2e> {
       const rss = (xs: ChildRun[]) => median(xs.map((r) => r.peakRssKb));
       const aishMs = cpu(s.aishBig) - cpu(s.aishOne);
       const bareMs = cpu(s.bareBig) - cpu(s.bareOne);
-      const replMs = pty ? undefined : cpu(s.replBig) - cpu(s.replOne);
+      const replMs = cpu(s.replBig) - cpu(s.replOne);
       figures.push({
         mode,
         aishMs,
