@@ -72,7 +72,8 @@ export const outCommands: MetaCommand<OutPort>[] = [
         ctx.render.status(what === 'on' ? 'private output on: no command output reaches the model until :private off' : 'private output off');
         return;
       }
-      await ctx.shell.run(what, signal, { private: true });
+      // Marked private, it stays out of the shell's history too, as a line typed with a leading space.
+      await ctx.shell.run(what, signal, { private: true, outOfHistory: true });
     },
   },
   {
