@@ -5,11 +5,10 @@
 
 import type { Block, BlockStore } from '../blocks/block-store.js';
 import { parseOutRef, resolveOutRef } from '../blocks/out-mentions.js';
-import { copyToClipboard } from '../clipboard.js';
 import { UsageError } from '../errors.js';
 import type { Renderer } from '../render/renderer.js';
-import { neutralize } from '../render/sanitize.js';
 import type { ShellRunner } from '../shell/shell-runner.js';
+import { copySanitized } from './copy.js';
 import type { ConversationPort, MetaCommand } from './types.js';
 
 export interface OutPort {
@@ -47,8 +46,10 @@ export const outCommands: MetaCommand<OutPort>[] = [
           ctx.render.info(`${headOf(block)}\n${block.text === '' ? '(no output)' : block.text}`);
           return;
         }
-        case 'copy':
-          return copyBlock(ctx, textOf(blockNamed(arg, ctx.blocks, 'copy')));
+        case 'copy': {
+          const block = textOf(blockNamed(arg, ctx.blocks, 'copy'));
+          return copySanitized(ctx, block.text, `block ${block.n}: `);
+        }
         case 'grep':
           return grepBlocks(ctx, arg);
         default:
@@ -135,14 +136,6 @@ function listBlocks(ctx: OutPort, all: boolean): void {
   });
   const older = kept.length - shown.length;
   ctx.render.info([...rows, ...(older > 0 ? [`(${older} older: :out all)`] : [])].join('\n'));
-}
-
-async function copyBlock(ctx: OutPort, block: Block): Promise<void> {
-  const clean = neutralize(block.text.replace(/\r\n/g, '\n')).replace(/\n+$/, '');
-  const io = ctx.render.io;
-  ctx.render.flush();
-  const copied = await copyToClipboard(clean, { env: ctx.shell.env, terminal: io.isTTY ? io.output : null });
-  ctx.render.status(`copied block ${block.n}: ${block.lines} line${block.lines === 1 ? '' : 's'} (${[...clean].length} chars) to ${copied.to} (${copied.via})`);
 }
 
 function grepBlocks(ctx: OutPort, pattern: string): void {

@@ -4,7 +4,7 @@
 // shows and searches, private output reaches no request and no session log, and a lone `?` after
 // a failure asks why with that block.
 
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { modelE2e } from '../support/model-e2e.js';
@@ -132,4 +132,18 @@ it('a lone ? after a failure asks the model why, with that block once; after a s
   expect(r.stderr).toContain('the last command did not fail (block 2, exit 0): ask about it with @out');
   // :explain N attaches a block the pending output no longer holds.
   expect(asked(1)).toMatch(/\[block 1: \$ ls \/no-such-dir-here \(exit 2, in .*\)\]\n```\nls: cannot access/);
+});
+
+it(':out copy puts a block on the clipboard as the screen showed it (colours gone); a private one is refused', async () => {
+  const { h } = e2e;
+  const bin = path.join(h.home, 'bin');
+  const file = path.join(h.home, 'clipboard.txt');
+  mkdirSync(bin);
+  writeFileSync(path.join(bin, 'wl-copy'), `#!/bin/sh\ncat > '${file}'\n`);
+  chmodSync(path.join(bin, 'wl-copy'), 0o755);
+  const env = { ...h.env, PATH: `${bin}:${h.env.PATH}`, WAYLAND_DISPLAY: 'wayland-test' };
+  const r = await runAish({ stdin: "printf 'red \\033[31mtext\\n'\n:private echo hidden\n:out copy 2\n:out copy 1\n", cwd: h.cwd, env, timeoutMs: 30_000 });
+  expect(r.stderr).toContain('block 2 is private (marked private): its output was not kept');
+  expect(r.stderr).toContain('[aish] copied block 1: 1 line (8 chars) to the clipboard (wl-copy)');
+  expect(readFileSync(file, 'utf8')).toBe('red text');
 });
