@@ -190,6 +190,13 @@ export default defineConfig({
     idle_ms: 400, // the pause before asking, from 50 to 10000
   },
 
+  // Commands whose output is private: kept as a block with its text withheld, never sent to a
+  // model nor written to the session log or any file (`:private on|off` does it for a while,
+  // `:private <command>` for one line). Patterns as in permissions; a list replaces this default.
+  privacy: {
+    private_commands: ['pass *', 'vault *', 'op *', 'gpg *'],
+  },
+
   // Rules for the model's CMD: lines, matched against each command of a compound line (`a && b`
   // is two commands), both as written and unwrapped (`sudo curl x` is also `curl x`, `bash -c '…'`
   // and `$(…)` are commands of their own). A pattern matches the whole command; `*` after a space

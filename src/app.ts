@@ -19,6 +19,7 @@ import { editCommands } from './meta/edit.js';
 import { mcpCommands } from './meta/mcp.js';
 import { memoryCommands } from './meta/memory.js';
 import { norrisCommands } from './meta/norris.js';
+import { outCommands } from './meta/out.js';
 import { permsCommands } from './meta/perms.js';
 import { projectCommands } from './meta/project.js';
 import { promptCommands } from './meta/prompt.js';
@@ -98,11 +99,11 @@ export function createApp(opts: AppOptions): Repl {
     ...(opts.startedAt ? { startedAt: opts.startedAt } : {}),
     ...(opts.groups ? { groups: opts.groups } : {}),
   });
-  const { render, core, mcp, status, shell, undo, norris, sessions } = session;
+  const { render, core, mcp, status, shell, undo, norris, sessions, blocks } = session;
   const { redact } = secrets;
   const suggestModel = config.suggest.model;
-  const conversation = new Conversation({ config, core, shell, resources: mcp, prepare: (cwd) => undo.prepare(cwd), status, active: session.active });
-  const prompt = promptOf({ template: config.shell.prompt, fromShell: config.shell.prompt_from_shell, budget: config.context.token_budget, conversation, core, norris, shell, bold: (s) => render.style.bold(s) });
+  const conversation = new Conversation({ config, core, blocks, shell, resources: mcp, prepare: (cwd) => undo.prepare(cwd), status, active: session.active });
+  const prompt = promptOf({ template: config.shell.prompt, fromShell: config.shell.prompt_from_shell, budget: config.context.token_budget, conversation, core, norris, shell, blocks, bold: (s) => render.style.bold(s) });
   const edit = shellEditor(shell, render, (err) => describeError(err, env));
   const askKey = io.isTTY ? (question: Parameters<ReplInput['askKey']>[0]) => input.askKey(question) : null;
   const say = { render };
@@ -167,6 +168,7 @@ export function createApp(opts: AppOptions): Repl {
       runNext: (line) => input.runNext(line),
     }),
     ...bind(copyCommands, { render, core, shell }),
+    ...bind(outCommands, { render, blocks, shell, conversation }),
     ...bind(trustCommands({ storeFile: trustFileOf(opts.stateDir), askKey }), { ...say, shell }),
   );
 
@@ -186,7 +188,7 @@ export function createApp(opts: AppOptions): Repl {
       secretsCurrent: () => shell.syncEnv(),
       status,
       ...(session.background ? { background: session.background } : {}),
-      completer: lineCompleter({ config, commands, mcp, shell, ignoreCase: inputrc.completionIgnoreCase ?? false }),
+      completer: lineCompleter({ config, commands, mcp, shell, blocks, ignoreCase: inputrc.completionIgnoreCase ?? false }),
       edit,
       inputrc,
       color: render.style.level > 0,

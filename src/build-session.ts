@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { enabledBuiltins } from './config/defaults.js';
 import type { Config } from './config/schema.js';
+import { BlockStore } from './blocks/block-store.js';
 import { PendingOutput } from './context/pending-output.js';
 import { SessionStore } from './history/session.js';
 import type { Io } from './io.js';
@@ -144,6 +145,8 @@ export interface Session {
   project: ProjectContext;
   /** Server log lines held at the prompt (`holdLogs`). */
   background: BackgroundLines | null;
+  /** Every command's output, numbered (`@out`, `:out`). */
+  blocks: BlockStore;
   /** The REPL's parts: null in `-p`. */
   shell: ShellRunner | null;
   undo: Checkpoints | null;
@@ -169,6 +172,7 @@ export function buildSession(opts: SessionOptions): Session {
   const models = presetModels(config, env, redact, status);
   const active: ActiveModel = { name: opts.model };
   const pending = new PendingOutput();
+  const blocks = new BlockStore({ privateCommands: config.privacy.private_commands, redact });
   const memory = MemoryStore.open(opts.historyDir, { redact });
   const sessions = opts.record
     ? new SessionStore({ historyDir: opts.historyDir, enabled: true, startedAt: opts.startedAt ?? new Date(), model: opts.model, version: opts.version, onStatus: status, redact })
@@ -178,7 +182,7 @@ export function buildSession(opts: SessionOptions): Session {
   const { questions } = opts;
   const ask = questions && ((question: string, prefill?: string) => (view({ type: 'hold' }), questions.ask(question, prefill)));
   const askKey = questions && ((question: KeyQuestion) => (view({ type: 'hold' }), questions.askKey(question)));
-  const shell = opts.shell ? shellRunner(opts, opts.shell, { place, render, pending, status }) : null;
+  const shell = opts.shell ? shellRunner(opts, opts.shell, { place, render, pending, blocks, status }) : null;
   // `p` at `execute …?` and norris.preview: the command in a throwaway copy (src/preview/).
   const preview =
     shell &&
@@ -264,14 +268,14 @@ export function buildSession(opts: SessionOptions): Session {
     observer: view,
   });
   const norris = shell && undo && preview && opts.shell ? norrisMode(opts, opts.shell, { core, shell, undo, preview, gate, status, pending }) : null;
-  return { active, render, status, background, mcp, gate, tools, core, sessions, memory, project, shell, undo, norris };
+  return { active, render, status, background, mcp, gate, tools, core, sessions, memory, project, blocks, shell, undo, norris };
 }
 
 /** The REPL's shell: its session shell (bash or zsh with `shell.session` on), the keyboard handed to it. */
 function shellRunner(
   opts: SessionOptions,
   hooks: ShellHooks,
-  parts: { place: ShellState; render: Renderer; pending: PendingOutput; status: (message: string) => void },
+  parts: { place: ShellState; render: Renderer; pending: PendingOutput; blocks: BlockStore; status: (message: string) => void },
 ): ShellRunner {
   const { io, config, env, cwd } = opts;
   const size = () => ({ cols: io.columns(), rows: io.rows?.() ?? 24 });
@@ -289,6 +293,10 @@ function shellRunner(
     isTTY: io.isTTY,
     view: parts.render,
     pending: parts.pending,
+    blocks: (run) => {
+      const block = parts.blocks.add(run);
+      return { n: block.n, private: block.private !== null };
+    },
     session,
     keys: hooks.keys,
     size,

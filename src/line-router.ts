@@ -23,6 +23,7 @@ export type RouteRule =
   | 'auto-cd'
   | 'fish-set'
   | 'english'
+  | 'explain'
   | 'default'
   | 'flipped';
 
@@ -41,6 +42,8 @@ export type Route =
   | { kind: 'shell'; payload: string; rule: 'dollar' | 'known-command' | 'env-assignment' | 'path-like' | SyntaxRule }
   | { kind: 'shell'; payload: string; rule: 'shell-knows'; wordKind: WordKind }
   | { kind: 'ai'; payload: string; rule: 'default' }
+  /** A line of just `?`: the model is asked why the last command failed (`:explain`). */
+  | { kind: 'ai'; payload: '?'; rule: 'explain' }
   /** Worded as English although it starts like a command; `reason` names what gave it away. */
   | { kind: 'ai'; payload: string; rule: 'english'; reason: string }
   /** Sent the other way on purpose (Alt-Enter): see `flipRoute`. */
@@ -303,7 +306,9 @@ export function classify(line: string, config: RouterConfig, kindOf?: KindOf, co
   if (text === '' || text === '$') return { kind: 'blank', payload: '', rule: 'blank' };
   if (text.startsWith(':')) return { kind: 'meta', payload: text.slice(1).trim(), rule: 'meta' };
   if (/^\$\s/.test(text)) return { kind: 'shell', payload: text.slice(1).trim(), rule: 'dollar' };
-  const shell = (rule: Exclude<RouteRule, 'shell-knows' | 'blank' | 'meta' | 'default' | 'english' | 'flipped'>): Route => ({ kind: 'shell', payload: text, rule });
+  // As a command `?` is a glob that runs whatever one-letter file is here: nobody types it so.
+  if (text === '?') return { kind: 'ai', payload: '?', rule: 'explain' };
+  const shell = (rule: Exclude<RouteRule, 'shell-knows' | 'blank' | 'meta' | 'default' | 'english' | 'explain' | 'flipped'>): Route => ({ kind: 'shell', payload: text, rule });
   const english = (reason: string): Route => ({ kind: 'ai', payload: text, rule: 'english', reason });
   const first = firstWord(text);
   if (ASSIGNMENT.test(first)) return shell('env-assignment');
@@ -494,6 +499,8 @@ export function explainRoute(line: string, config: RouterConfig, kindOf?: KindOf
       return `shell (rule 5: "${first}" is a directory and the shell changes to it (AUTO_CD))`;
     case 'english':
       return `ai (rule 6: reads as English: ${route.reason})`;
+    case 'explain':
+      return 'ai (rule 2: a lone "?" asks the model why the last command failed, as :explain does)';
     case 'default':
       return `ai (rule 6: "${first}" is not a known command or a path)`;
     case 'flipped':

@@ -60,6 +60,8 @@ const LAYERS: Record<string, readonly string[]> = {
   memory: ['broker', 'config', 'context', 'errors', 'history', 'is-record', 'safety'],
   // The current directory's git work tree: the [project] block, @file mentions, git diff.
   project: ['config', 'errors', 'shell'],
+  // Every command's output as a numbered block, `@out` mentions of them, which are private.
+  blocks: ['errors', 'project', 'safety'],
   // The turn core: where the broker's replies, the gate and the context meet. No MCP, no terminal.
   turn: ['broker', 'cmd-contract', 'config', 'context', 'errors', 'history', 'is-record', 'model-routing', 'safety', 'text-buffer', 'tool-call'],
   // Tool hosts: the MCP registry (and later built-ins) seen as the turn core's ToolHost.
@@ -75,14 +77,14 @@ const LAYERS: Record<string, readonly string[]> = {
   render: ['cmd-contract', 'io', 'preview', 'shell', 'text-buffer', 'tool-call', 'turn'],
   // Project trust: the question about a project config, at start-up and for :trust.
   trust: ['config', 'errors', 'render'],
-  meta: ['clipboard', 'config', 'errors', 'history', 'line-router', 'mcp', 'memory', 'model-routing', 'norris', 'project', 'render', 'safety', 'shell', 'trust', 'turn', 'undo'],
-  repl: ['broker', 'config', 'errors', 'history', 'io', 'line', 'line-router', 'mcp', 'memory', 'meta', 'norris', 'project', 'render', 'safety', 'shell', 'turn', 'undo'],
+  meta: ['blocks', 'clipboard', 'config', 'errors', 'history', 'line-router', 'mcp', 'memory', 'model-routing', 'norris', 'project', 'render', 'safety', 'shell', 'trust', 'turn', 'undo'],
+  repl: ['blocks', 'broker', 'config', 'errors', 'history', 'io', 'line', 'line-router', 'mcp', 'memory', 'meta', 'norris', 'project', 'render', 'safety', 'shell', 'turn', 'undo'],
   // What runs before the program is loaded: the config, the first prompt (or the first input).
   front: ['cli', 'config', 'errors', 'io', 'render', 'repl', 'safety'],
   // How aish ends (signals, lost streams, the exit), from the start-up file on.
   shutdown: ['errors', 'is-terminal'],
   // The one way a session is built, for the REPL and -p alike.
-  'build-session': ['config', 'context', 'history', 'io', 'mcp', 'memory', 'norris', 'preview', 'project', 'render', 'repl', 'safety', 'secret-rules', 'shell', 'tools', 'turn', 'undo'],
+  'build-session': ['blocks', 'config', 'context', 'history', 'io', 'mcp', 'memory', 'norris', 'preview', 'project', 'render', 'repl', 'safety', 'secret-rules', 'shell', 'tools', 'turn', 'undo'],
   'one-shot': ['broker', 'build-session', 'cmd-contract', 'config', 'errors', 'io', 'mcp', 'project', 'render', 'shell', 'turn'],
   app: ['build-session', 'config', 'errors', 'history', 'io', 'mcp', 'memory', 'meta', 'render', 'repl', 'turn'],
   main: ['app', 'cli', 'config', 'errors', 'front', 'history', 'io', 'mcp', 'one-shot', 'render', 'safety', 'secret-rules', 'shutdown', 'trust'],

@@ -217,9 +217,26 @@ describe('explainRoute', () => {
     ['$ who', /^shell \(rule 3/],
     ['$who', /^shell \(rule 4: "\$who" is a command named by a variable\)/],
     [':help', /^meta \(rule 2/],
+    ['?', /^ai \(rule 2: a lone "\?" asks the model why the last command failed/],
     ['tell me a joke', /^ai \(rule 6: "tell" is not a known command or a path\)/],
   ])('%j', (line, expected) => {
     expect(explainRoute(line, config)).toMatch(expected);
+  });
+});
+
+describe('a lone "?" (blocks): the model explains the last failure', () => {
+  it.each(['?', '  ?  '])('%j is ai with rule explain, and the prompt shows the model sign', (line) => {
+    expect(classify(line, config)).toEqual({ kind: 'ai', payload: '?', rule: 'explain' });
+    expect(routeSign(line, config)).toEqual({ kind: 'model', rule: 'explain' });
+    expect(asksShell(line, config)).toBeNull();
+  });
+
+  it.each(['??', '? why', 'why?', 'ls ?', './?'])('%j is not', (line) => {
+    expect(classify(line, config).rule).not.toBe('explain');
+  });
+
+  it('goes to the shell as typed with Alt-Enter', () => {
+    expect(flipRoute(classify('?', config))).toEqual({ kind: 'shell', payload: '?', rule: 'flipped' });
   });
 });
 

@@ -45,6 +45,12 @@ export const DEFAULT_INTERACTIVE: readonly string[] = [
   'watch', 'ssh', 'sftp', 'tmux', 'screen', 'mc', 'ranger', 'nnn', 'tig', 'lazygit', 'fzf',
 ];
 
+/**
+ * Commands whose output is private (`privacy.private_commands`): password managers, secret stores
+ * and keys. Their blocks never reach the model, the session log or a file (docs/security.md).
+ */
+export const DEFAULT_PRIVATE_COMMANDS: readonly string[] = ['pass *', 'vault *', 'op *', 'gpg *'];
+
 /** aish's own tools (`tools.builtin`); the tools they name are defined in src/tools/. */
 export const BUILTIN_TOOL_NAMES = ['aish__current_date', 'aish__read_file', 'aish__list_dir', 'aish__find_tools'] as const;
 

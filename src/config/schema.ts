@@ -6,7 +6,7 @@
 // (docs/performance.md "The config schema: zod/mini measured against valibot").
 
 import * as v from 'valibot';
-import { BUILTIN_TOOL_NAMES, DEFAULT_INTERACTIVE, DEFAULT_KNOWN_COMMANDS } from './defaults.js';
+import { BUILTIN_TOOL_NAMES, DEFAULT_INTERACTIVE, DEFAULT_KNOWN_COMMANDS, DEFAULT_PRIVATE_COMMANDS } from './defaults.js';
 import type { ConfigIssue } from '../errors.js';
 
 const URL_MESSAGE = 'expected a URL (http:// or https://)';
@@ -243,6 +243,11 @@ export const rawConfigSchema = strict({
     model: optional(v.union([v.boolean(), nonEmpty()], 'expected true, false or a preset name'), false),
     // How long no key is pressed before the model is asked.
     idle_ms: optional(wholeBetween(50, 10_000), 400),
+  }),
+  // Output kept from the model, the session log and every file (docs/security.md "Private output").
+  privacy: section({
+    // Glob patterns on the command line, as permissions read them; a list replaces the default.
+    private_commands: optional(stringList, [...DEFAULT_PRIVATE_COMMANDS]),
   }),
   permissions: section({
     allow: optional(stringList, []),

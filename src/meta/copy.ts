@@ -43,13 +43,21 @@ export const copyCommands: MetaCommand<CopyPort>[] = [
         text = block.code;
         what = `code block ${n} of ${blocks.length}${block.lang ? ` (${block.lang})` : ''}: `;
       }
-      const clean = neutralize(text.replace(/\r\n/g, '\n')).replace(/\n+$/, '');
-      const io = ctx.render.io;
-      ctx.render.flush();
-      const copied = await copyToClipboard(clean, { env: ctx.shell.env, terminal: io.isTTY ? io.output : null });
-      const lines = clean === '' ? 0 : clean.split('\n').length;
-      const chars = [...clean].length;
-      ctx.render.status(`copied ${what}${lines} line${lines === 1 ? '' : 's'} (${chars} chars) to ${copied.to} (${copied.via})`);
+      await copySanitized(ctx, text, what);
     },
   },
 ];
+
+/**
+ * Puts `text` on the clipboard as the screen would show it (the one sanitizer, no trailing
+ * newline) and says so: `copied <what>N lines (M chars) to …` (`:copy`, `:out copy`).
+ */
+export async function copySanitized(ctx: Pick<CopyPort, 'render' | 'shell'>, text: string, what: string): Promise<void> {
+  const clean = neutralize(text.replace(/\r\n/g, '\n')).replace(/\n+$/, '');
+  const io = ctx.render.io;
+  ctx.render.flush();
+  const copied = await copyToClipboard(clean, { env: ctx.shell.env, terminal: io.isTTY ? io.output : null });
+  const lines = clean === '' ? 0 : clean.split('\n').length;
+  const chars = [...clean].length;
+  ctx.render.status(`copied ${what}${lines} line${lines === 1 ? '' : 's'} (${chars} chars) to ${copied.to} (${copied.via})`);
+}

@@ -4,6 +4,8 @@
 // not exist is a usage error before anything is sent. A mention starts a word, so `me@host` and
 // `user@example.com` stay text. `@alias:<uri>` attaches an MCP server's resource the same way, read
 // through the `ResourceReader` port (the MCP registry), as a fenced block headed by its URI.
+// `@out` and `@out:…` name a command's output block (src/blocks/out-mentions.ts), not a file: a
+// file called `out` is `@./out`.
 
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -36,12 +38,17 @@ const TRAILING = /[.,;:!?)"'\]]+$/;
 /** `alias:scheme:...`: a server alias, then a URI (every URI starts with its scheme). */
 export const RESOURCE_MENTION = /^([A-Za-z0-9_-]+):([A-Za-z][A-Za-z0-9+.-]*:.*)$/;
 
+/** Whether a mention (as typed after `@`) names an output block: `out`, `out:…`, `out?`, never `out.txt`. */
+export function isBlockMention(raw: string): boolean {
+  return /^out(?::|[.,;!?)"'\]]*$)/.test(raw);
+}
+
 /** The mentions in `text`, in order (each once); `knows` says which `@alias:` are servers. Pure. */
 export function findMentions(text: string, knows: (alias: string) => boolean = () => false): Mention[] {
   const found = new Map<string, Mention>();
   for (const m of text.matchAll(MENTION)) {
     const raw = m[1]!;
-    if (found.has(raw)) continue;
+    if (found.has(raw) || isBlockMention(raw)) continue;
     const resource = RESOURCE_MENTION.exec(raw);
     if (resource && knows(resource[1]!)) {
       const uri = resource[2]!.replace(TRAILING, '');

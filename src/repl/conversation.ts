@@ -1,7 +1,9 @@
 // The person's side of the conversation with the model: which preset their lines go to, the last
-// question they typed, how many they asked, and a line for the model with its `@path` and
-// `@alias:<uri>` mentions attached.
+// question they typed, how many they asked, and a line for the model with its `@path`,
+// `@alias:<uri>` and `@out` mentions attached.
 
+import type { BlockStore } from '../blocks/block-store.js';
+import { attachBlocks } from '../blocks/out-mentions.js';
 import type { Config } from '../config/schema.js';
 import type { ConversationPort } from '../meta/types.js';
 import { attachMentions, type ResourceReader } from '../project/mentions.js';
@@ -9,7 +11,9 @@ import type { TurnCore } from '../turn/core.js';
 
 export interface ConversationParts {
   config: Config;
-  core: Pick<TurnCore, 'ask' | 'reset'>;
+  core: Pick<TurnCore, 'ask' | 'reset'> & { readonly pending: { holds(n: number): boolean } };
+  /** The session's output blocks, for `@out` mentions. */
+  blocks: Pick<BlockStore, 'list' | 'get' | 'made'>;
   /** The directory and environment mentions are read in. */
   shell: { readonly cwd: string; readonly env: Record<string, string | undefined> };
   /** `@alias:<uri>` mentions: the MCP servers' resources. */
@@ -50,8 +54,8 @@ export class Conversation implements ConversationPort {
   }
 
   /**
-   * A line for the model: `@path` and `@alias:<uri>` mentions are attached first (a missing file
-   * or resource stops it here). Text that is not the person's (a server's prompt) is sent as it is,
+   * A line for the model: `@out`, `@path` and `@alias:<uri>` mentions are attached first (a block,
+   * file or resource that is missing, or a private block, stops it here). Text that is not the person's (a server's prompt) is sent as it is,
    * `mentions: false`, and is not kept as the last question.
    */
   async ask(text: string, signal: AbortSignal, options: { mentions?: boolean } = {}): Promise<void> {
@@ -61,12 +65,14 @@ export class Conversation implements ConversationPort {
       await core.ask(text, this.activeModel, signal);
       return;
     }
+    // Blocks first: they are in memory, and a wrong one stops the line before any file is read.
+    const blocks = attachBlocks(text, this.#parts.blocks, (n) => core.pending.holds(n));
     const attached = await attachMentions(text, shell.cwd, shell.env.HOME, config.shell.capture_max_chars, this.#parts.resources, signal);
-    for (const note of attached.notes) this.#parts.status(note);
+    for (const note of [...blocks.notes, ...attached.notes]) this.#parts.status(note);
     this.#lastQuestion = text;
     this.#turn++;
     this.#parts.prepare(shell.cwd);
-    await core.ask(attached.text, this.activeModel, signal);
+    await core.ask([attached.text, ...blocks.attachments].join('\n\n'), this.activeModel, signal);
   }
 
   /** Empties the conversation and the pending buffer. */

@@ -1,7 +1,8 @@
-// Tab at the prompt: a meta line from the command table, `@path` and `@alias:<uri>` in a line for
-// the model, and a shell line from what Tab in the session's shell offers, else aish's own
+// Tab at the prompt: a meta line from the command table, `@path`, `@alias:<uri>` and `@out` in a
+// line for the model, and a shell line from what Tab in the session's shell offers, else aish's own
 // completion (completion.ts).
 
+import type { BlockStore } from '../blocks/block-store.js';
 import type { Config } from '../config/schema.js';
 import { asksShell, classify } from '../line-router.js';
 import type { McpRegistry } from '../mcp/registry.js';
@@ -17,6 +18,8 @@ export interface LineCompletionParts {
   commands: readonly BoundCommand[];
   mcp: Pick<McpRegistry, 'connected'>;
   shell: Pick<ShellRunner, 'cwd' | 'env' | 'wordKind' | 'knownKind' | 'complete' | 'routeContext'>;
+  /** The session's output blocks, for `@out:N`. */
+  blocks?: Pick<BlockStore, 'list'>;
   /** ~/.inputrc's `completion-ignore-case`, for what aish completes by itself. */
   ignoreCase?: boolean;
 }
@@ -28,7 +31,9 @@ export function lineCompleter(parts: LineCompletionParts): Completer {
 
   /**
    * `@<word>`: after `@alias:` the server's resource URIs (and its templates up to their first
-   * variable) from the cached list; else paths, and `@alias:` of the servers with resources.
+   * variable) from the cached list; after `@out:` the kept blocks' numbers, newest first (a
+   * private one's output cannot be sent); else paths, `@out`, and `@alias:` of the servers with
+   * resources.
    */
   const completeMention = async (word: string): Promise<[string[], string]> => {
     const sessions = parts.mcp.connected().filter((s) => s.lists.offersResources);
@@ -38,9 +43,15 @@ export function lineCompleter(parts: LineCompletionParts): Completer {
       await session.lists.ready();
       return [uriCandidates(session, word.slice(colon + 1)).map((u) => `@${session.alias}:${u}`), `@${word}`];
     }
+    const kept = parts.blocks?.list() ?? [];
+    if (word.startsWith('out:')) {
+      const numbers = kept.filter((b) => !b.private).map((b) => `@out:${b.n}`).reverse();
+      return [numbers.filter((n) => n.startsWith(`@${word}`)), `@${word}`];
+    }
     const paths = completePath(word, { cwd: shell.cwd, env: shell.env }).map((p) => `@${p}`);
     const aliases = sessions.map((s) => `@${s.alias}:`).filter((a) => a.startsWith(`@${word}`));
-    return [[...paths, ...aliases], `@${word}`];
+    const out = kept.length > 0 && '@out'.startsWith(`@${word}`) ? ['@out'] : [];
+    return [[...out, ...paths, ...aliases], `@${word}`];
   };
 
   /**

@@ -187,7 +187,7 @@ export class Repl {
         await this.#runShellLine(route.payload, route.rule === 'known-command' || route.rule === 'shell-knows', signal, raw.startsWith(' '));
         return;
       case 'ai':
-        await this.#parts.conversation.ask(stripContinuations(route.payload), signal);
+        await (route.rule === 'explain' /* a lone `?` */ ? dispatchMeta('explain', this.#parts.commands, signal) : this.#parts.conversation.ask(stripContinuations(route.payload), signal));
         return;
     }
   }

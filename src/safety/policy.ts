@@ -149,6 +149,17 @@ export function isAutoApproved(name: string, list: readonly string[]): boolean {
 }
 
 /**
+ * The first of `patterns` (`privacy.private_commands`) that matches a command of `line`, read as
+ * the permissions read it: the line whole and each command in it, as written and as it runs
+ * (`sudo pass show x` and `cd ~ && pass show x` are `pass show x`). Pure.
+ */
+export function privateMatch(patterns: readonly string[], line: string): string | undefined {
+  if (patterns.length === 0) return undefined;
+  const forms = [fold(line), ...commandsOf(line), ...normalize(readLine(line).commands)];
+  return firstMatchOfAny(patterns, forms);
+}
+
+/**
  * The first pattern that matches the whole command; spaces are folded. A `*` after a space or
  * alone matches any text (`git *`); glued to the end of a word it means that word, then
  * optionally a space and anything (`git diff*` matches `git diff --stat`, not `git difftool`);

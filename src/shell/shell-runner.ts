@@ -54,6 +54,11 @@ export interface ShellRunnerParts {
   view: ExecView;
   /** Captured output goes here for the next user turn. */
   pending: PendingOutput;
+  /**
+   * Keeps each finished command as a numbered block (src/blocks/) and says whether it is private:
+   * a private one's output never joins the pending buffer. Without it every output joins it.
+   */
+  blocks?: (run: KeptRun) => { n: number; private: boolean };
   /** The session's shell; null runs each line in its own process. */
   session?: ShellSession | null;
   /** On a terminal: the keyboard, handed to a running command until the returned function is called. */
@@ -69,8 +74,20 @@ export interface ShellRunnerParts {
   redact: (text: string) => string;
 }
 
+/** A finished command as the session's blocks keep it. */
+export interface KeptRun {
+  command: string;
+  cwd: string;
+  exitCode: number;
+  output: string;
+  /** Marked private as it was typed (`:private <command>`). */
+  marked?: boolean;
+}
+
 /** How a typed line runs. */
 export interface RunHow {
+  /** Its output is private: kept from the model, the session log and every file (`:private <command>`). */
+  private?: boolean;
   /** Kept out of the shell's history (typed with a leading space, as the shells' `ignorespace`). */
   outOfHistory?: boolean;
   /** Called as the command is about to start: after the shell has started, if it had to. */
@@ -361,7 +378,7 @@ export class ShellRunner {
     const interactive = isTTY && isInteractiveCommand(command, shell.interactive);
     // On a terminal the child shares aish's process group, so Ctrl-C reaches it from the
     // terminal itself; from a pipe aish forwards the interrupt to the child's own group.
-    await this.#runOwnProcess(command, signal, { cwd: this.#state.cwd, env: this.#state.env, interactive, stdin: isTTY ? 'inherit' : 'ignore', detached: !isTTY });
+    await this.#runOwnProcess(command, signal, { cwd: this.#state.cwd, env: this.#state.env, interactive, stdin: isTTY ? 'inherit' : 'ignore', detached: !isTTY, marked: how.private ?? false });
   }
 
   /**
@@ -378,13 +395,14 @@ export class ShellRunner {
   async #runOwnProcess(
     command: string,
     signal: AbortSignal,
-    how: { cwd: string; env: Record<string, string | undefined>; wrap?: readonly string[]; interactive: boolean; stdin: 'inherit' | 'ignore'; detached: boolean },
+    how: { cwd: string; env: Record<string, string | undefined>; wrap?: readonly string[]; interactive: boolean; stdin: 'inherit' | 'ignore'; detached: boolean; marked?: boolean },
   ): Promise<{ exitCode: number; output: string }> {
     const { view, shell } = this.#parts;
     let hidden = false;
     view.execBegin(command);
+    const { marked, ...runHow } = how;
     const result = await runShell(command, {
-      ...how,
+      ...runHow,
       program: this.#program,
       captureMaxChars: shell.capture_max_chars,
       onOutput: (text) => {
@@ -398,7 +416,7 @@ export class ShellRunner {
     this.#lastStatus = result.exitCode;
     if (hidden) view.status('binary output not shown and not captured');
     else if (result.truncated) view.status(`output capped at ${shell.capture_max_chars} chars for the model (head and tail kept)`);
-    this.#parts.pending.append({ command, output: result.output, exitCode: result.exitCode });
+    this.#keep({ command, cwd: how.cwd, output: result.output, exitCode: result.exitCode, marked: marked ?? false });
     return { exitCode: result.exitCode, output: result.output };
   }
 
@@ -414,6 +432,8 @@ export class ShellRunner {
     // `ignorespace`). aish's own input history keeps it redacted.
     const redacted = historyText(command, this.#parts.redact);
     const typed = how.outOfHistory || redacted !== command ? ` ${command}` : command;
+    // The block names the directory the command started in, not the one a `cd` left.
+    const cwd = this.#state.cwd;
     const capture = new OutputCapture(shell.capture_max_chars);
     const plain = new PlainLines((text) => view.execOutput(text));
     view.execBegin(command);
@@ -464,8 +484,15 @@ export class ShellRunner {
     else if (captured.truncated) view.status(`output capped at ${shell.capture_max_chars} chars for the model (head and tail kept)`);
     let output = captured.text;
     if (captured.fullScreen) output = `${output ? `${output}\n` : ''}[${programName(command)}: full-screen program]`;
-    this.#parts.pending.append({ command, output, exitCode: run.exitCode });
+    this.#keep({ command, cwd, output, exitCode: run.exitCode, marked: how.private ?? false });
     if (run.shellEnded?.byExit) this.#parts.onShellExit?.(run.exitCode);
+  }
+
+  /** A finished command: kept as a block, and its output for the next question unless it is private. */
+  #keep(run: KeptRun): void {
+    const block = this.#parts.blocks?.(run);
+    if (block?.private) return;
+    this.#parts.pending.append({ command: run.command, output: run.output, exitCode: run.exitCode, ...(block ? { block: block.n } : {}) });
   }
 
   /**
