@@ -44,9 +44,11 @@ describe.each([
       await settled;
       await s.toolsReady();
       const asked = (await listRequests(s)).tools - before.tools;
-      // The first notice is fetched at once, then one fetch per MAX_WAIT_MS of flood, then the last.
+      // The first notice is fetched at once, then one fetch per MAX_WAIT_MS of flood, then the last,
+      // and one more where a fetch's answer crosses the flood's end on a loaded machine (9 against 8
+      // was seen at load 16). Before the fix it was 450 to 500.
       expect(asked).toBeGreaterThanOrEqual(2);
-      expect(asked).toBeLessThanOrEqual(2 + Math.ceil(flooding / MAX_WAIT_MS));
+      expect(asked).toBeLessThanOrEqual(3 + Math.ceil(flooding / MAX_WAIT_MS));
       expect(s.findTool('fx__generation')?.description).toBe(last);
     } finally {
       await s.close();
