@@ -204,7 +204,8 @@ function complete(args: string[]): string | undefined {
  */
 function nameReference(args: string[]): string | undefined {
   const scanned = scanOptions(args);
-  if (!args.some((a) => /^-\w*n/.test(a))) return undefined;
+  // `declare -p -n p` only prints it.
+  if (!hasOption(scanned, 'n') || hasOption(scanned, 'p')) return undefined;
   return first(scanned.operands, (word) => {
     const [name, target] = word.split('=');
     return `makes '${name}' a name reference${target ? ` to '${target}'` : ''}`;

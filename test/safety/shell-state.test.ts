@@ -264,7 +264,7 @@ describe('look-alikes do not ask because of this rule', () => {
     ...['shopt -u extdebug', 'setopt noerrexit', 'unsetopt errexit', 'setopt no_clobber', 'setopt xtrace', 'zle -l', '() { echo anonymous; }', 'function { echo anonymous; }'],
     // listings and look-ups of what issue 34 made always ask
     ...['bind -p', 'bind -l', 'bind -P', 'bind -q kill-line', 'bindkey', 'bindkey -L', "bindkey '^X'", 'bindkey -M vicmd', 'zle -L', 'complete', 'complete -p'],
-    ...['complete -p git', 'compgen -c', 'compctl -L', 'compctl', 'declare -n', 'declare +n p', 'set -o', 'set +o', 'shopt', 'shopt -p', 'shopt globstar'],
+    ...['complete -p git', 'compgen -c', 'compctl -L', 'compctl', 'declare -n', 'declare +n p', 'declare -p -n p', 'set -o', 'set +o', 'shopt', 'shopt -p', 'shopt globstar'],
     ...['shopt -q extglob', 'setopt', 'emulate', 'arr[1]=x', 'read line', "printf -v out '%s' x", 'mapfile -t lines', 'printf %s PS1', 'echo PROMPT_COMMAND'],
   ];
   it.each(underEveryMode(LOOK_ALIKES.map((line) => [line] as const)))('%j with %s runs', (line, _mode, p, norris) => {
