@@ -209,8 +209,8 @@ const WRAPPERS: Record<string, Wrapper> = {
   },
 };
 
-/** A `NAME=value` or `NAME+=value` word: an assignment, not a command's name. */
-export const ASSIGNMENT = /^[A-Za-z_]\w*\+?=/;
+/** A `NAME=value`, `NAME+=value` or `NAME[i]=value` word: an assignment, not a command's name. */
+export const ASSIGNMENT = /^[A-Za-z_]\w*(?:\[[^\]]*\])?\+?=/;
 
 export interface Unwrapped {
   /** The command that really runs, name first; empty when there is none. */

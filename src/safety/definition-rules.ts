@@ -9,7 +9,7 @@ import { substitutionsIn } from './shell-lexer.js';
 const COMMAND_VARIABLES = new Set(['PROMPT_COMMAND']);
 /** Prompt strings: their `$(…)` and backquotes run each time the prompt is drawn. */
 const PROMPT_VARIABLES = new Set(['PS0', 'PS1', 'PS2', 'PS4', 'PROMPT', 'RPROMPT', 'RPS1']);
-const ASSIGNMENT = /^([A-Za-z_]\w*)\+?=([\s\S]*)$/;
+const ASSIGNMENT = /^([A-Za-z_]\w*)(?:\[[^\]]*\])?\+?=([\s\S]*)$/;
 
 /** Why the code an assignment stores (`PROMPT_COMMAND='rm -rf ~'`) is destructive, or undefined. */
 export function assignmentReason(assignment: string, judgeScript: (source: string) => string | undefined): string | undefined {

@@ -22,9 +22,6 @@ export type Verdict = 'allow' | 'ask' | 'deny';
 /** The reason when nothing but `shell.confirm_cmd` asks: the question itself says that much. */
 const CONFIRM_CMD = 'shell.confirm_cmd';
 
-/** How the reason ends for a line that changes the shell for later commands. */
-const CHANGES_SHELL = 'changes what later commands do';
-
 export interface Decision {
   verdict: Verdict;
   /** Why, in words for a status line or `:perms check`. */
@@ -86,7 +83,7 @@ function decideCommand(line: string, norris: boolean, policy: Policy): Decision 
   if (confirmed) return { verdict: 'ask', reason: `permissions.confirm: ${confirmed}`, rule: confirmed };
   if (reading.reason !== undefined) return { verdict: 'ask', reason: `destructive command (${reading.reason})` };
   const change = shellChange(reading);
-  if (change) return { verdict: 'ask', reason: `${change}: ${CHANGES_SHELL}` };
+  if (change) return { verdict: 'ask', reason: change };
   // allow: every command, in both forms; a hidden name was destructive above.
   const checked = [...written, ...normalized];
   const allowed = checked.map((c) => firstMatch(allow, c));

@@ -14,6 +14,7 @@ import { constants } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MarkerParser, decodeField, type ShellEvent } from './markers.js';
+import { SecretMask, maskSecret } from './secret-mask.js';
 
 /** The shells aish has integration scripts for. */
 export type SessionShell = 'bash' | 'zsh';
@@ -139,6 +140,8 @@ export class ShellSession {
   readonly #secret = Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(16))).toString('hex');
   #pty: Pty | null = null;
   #parser = new MarkerParser(this.#secret);
+  /** Masks any piece of the secret in the shell's output (secret-mask.ts). */
+  #mask = new SecretMask(this.#secret);
   #phase: Phase = 'dead';
   #cwd: string;
   #env: Record<string, string> | null = null;
@@ -221,6 +224,7 @@ export class ShellSession {
       const { file, args, env } = this.#launch();
       const { cols, rows } = this.#opts.size();
       this.#parser = new MarkerParser(this.#secret);
+      this.#mask = new SecretMask(this.#secret);
       this.#startOutput = '';
       this.#aside = '';
       this.#atPrompt?.();
@@ -310,7 +314,21 @@ export class ShellSession {
 
   #data(pty: Pty, data: string): void {
     if (pty !== this.#pty) return;
-    for (const event of this.#parser.push(data)) this.#event(event);
+    for (const event of this.#parser.push(data)) {
+      // The secret never leaves, not even a piece of it: `set` or `echo ${__aish_k:0:20}` would
+      // print it, and with it a program could forge markers. A marker ends the output before it.
+      if (event.type === 'output') this.#output(this.#mask.push(event.text));
+      else {
+        this.#output(this.#mask.flush());
+        this.#event(event);
+      }
+    }
+  }
+
+  /** `text` made of what the shell printed (the screen text a terminal shows of it) with any
+   * piece of the secret masked: escape sequences between its pieces hide it from the stream's mask. */
+  maskSecret(text: string): string {
+    return maskSecret(text, this.#secret);
   }
 
   #event(event: ShellEvent): void {
@@ -385,16 +403,14 @@ export class ShellSession {
           this.#query = null;
           this.#phase = 'idle';
           // An answer made of the person's text (their prompt) could hold the secret too.
-          query.resolve((fields[1] ?? '').split(this.#secret).join('[aish-secret]'));
+          query.resolve(maskSecret(fields[1] ?? '', this.#secret));
         }
         return;
     }
   }
 
-  #output(raw: string): void {
-    // The secret never leaves: `set` or `declare -p` would print it, and with it a program could
-    // forge markers.
-    const text = raw.includes(this.#secret) ? raw.split(this.#secret).join('[aish-secret]') : raw;
+  #output(text: string): void {
+    if (text === '') return;
     if (this.#phase === 'starting') {
       if (this.#startOutput.length < MAX_BEFORE) this.#startOutput += text;
       return;
@@ -471,6 +487,7 @@ export class ShellSession {
 
   #exit(pty: Pty, e: { exitCode: number; signal?: number }): void {
     if (pty !== this.#pty) return;
+    this.#output(this.#mask.flush());
     this.#pty = null;
     const wasStarting = this.#phase === 'starting';
     this.#phase = 'dead';

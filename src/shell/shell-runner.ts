@@ -475,14 +475,16 @@ export class ShellRunner {
       // terminal; not for the model, as the shell's prompt is not. From a pipe it would land
       // among the lines a script reads on stdout.
       const aside = await session.aside(isTTY ? NOTICE_WAIT_MS : 0);
-      const notices = isTTY ? await shellNotices(aside, this.#parts.size?.().cols ?? 80) : '';
+      const notices = isTTY ? session.maskSecret(await shellNotices(aside, this.#parts.size?.().cols ?? 80)) : '';
       if (notices) view.info(notices);
       // Only a terminal shows a prompt.
       if (shell.prompt_from_shell && isTTY) await this.renderedPrompt();
     }
     if (captured.binary) view.status('binary output not shown and not captured');
     else if (captured.truncated) view.status(`output capped at ${shell.capture_max_chars} chars for the model (head and tail kept)`);
-    let output = captured.text;
+    // The text the screen showed can join pieces of the session's secret the byte stream kept apart
+    // (a colour code between them): masked again as shown.
+    let output = session.maskSecret(captured.text);
     if (captured.fullScreen) output = `${output ? `${output}\n` : ''}[${programName(command)}: full-screen program]`;
     this.#keep({ command, cwd, output, exitCode: run.exitCode, marked: how.private ?? false });
     if (run.shellEnded?.byExit) this.#parts.onShellExit?.(run.exitCode);

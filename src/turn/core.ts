@@ -21,6 +21,7 @@ import type { AskOnceLimits, ModelAccess } from './model-client.js';
 import { CUT_MARK, runRequest, type RequestResult } from './tool-loop.js';
 import type { UsageLedger } from './usage.js';
 import type { ApprovalGate, ToolGate } from '../safety/gate.js';
+import { reasonToShow } from '../safety/policy.js';
 import type { ToolHost, TurnObserver } from './types.js';
 
 /** Runs an approved `CMD:` line exactly as a typed shell line (builtins, frame, pending output). */
@@ -226,7 +227,12 @@ export class TurnCore {
       this.pending.note(`[aish] CMD not run, ${decision.reason}: ${toRun}`);
       return;
     }
-    if (by === 'no-terminal') observer({ type: 'status', message: `execute '${command}'? [y/N] n (input is not a terminal)` });
+    if (by === 'no-terminal') {
+      // Why it asks, as a terminal's question says it: what reads the log sees why it did not run.
+      const why = reasonToShow(decision);
+      if (why !== null) observer({ type: 'status', message: why });
+      observer({ type: 'status', message: `execute '${command}'? [y/N] n (input is not a terminal)` });
+    }
     if (!approved) {
       observer({ type: 'status', message: `skipped: ${command}` });
       this.pending.note(`[aish] CMD not run, ${by === 'no-terminal' ? 'nobody could confirm it (input is not a terminal)' : 'declined by the user'}: ${command}`);

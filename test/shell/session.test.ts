@@ -155,6 +155,37 @@ for (const kind of ['bash', 'zsh'] as const) needs(kind).describe(`${kind} sessi
     expect(shown.raw).not.toMatch(/[0-9a-f]{32}/);
   });
 
+  it('no piece of the secret of 8 characters or more reaches the output, the screen text or an answer', async () => {
+    const { session, run } = start(kind);
+    // The secret spelt with a space after each character, which no mask can know (read back here).
+    const spelt = await run(`printf '%s\\n' "$__aish_k" | sed 's/./& /g'`);
+    const secret = spelt.text.replace(/ /g, '');
+    expect(secret).toMatch(/^[0-9a-f]{32}$/);
+    const pieces = Array.from({ length: secret.length - 7 }, (_, i) => secret.slice(i, i + 8));
+    const leaked = (text: string) => pieces.filter((p) => text.includes(p));
+    const lines = [
+      'echo ${__aish_k:0:20}',
+      'echo ${__aish_k:5:12}',
+      'echo "[${__aish_k:24}]"',
+      'declare -p __aish_k',
+      'typeset -p __aish_k',
+      'set | grep aish',
+      // in two pieces, apart in time: two chunks of output
+      'printf %s ${__aish_k:0:6}; sleep 0.2; printf \'%s\\n\' ${__aish_k:6:10}',
+      // a colour code between two pieces: apart in the bytes, together on the screen
+      "printf '%s\\033[m%s\\n' ${__aish_k:0:6} ${__aish_k:6:6}",
+    ];
+    for (const line of lines) {
+      const r = await run(line);
+      expect(r.exitCode, line).toBe(0);
+      expect(leaked(r.raw), line).toEqual([]);
+      expect(leaked(session.maskSecret(r.text)), line).toEqual([]);
+    }
+    expect((await run('echo "<${__aish_k:3:16}>"')).text).toBe('<[aish-secret]>');
+    await run(kind === 'bash' ? "PS1='typed:${__aish_k:2:9}> '" : "setopt prompt_subst; PS1='typed:${__aish_k:2:9}> '");
+    expect(await session.query('prompt')).toBe('typed:[aish-secret]> ');
+  });
+
   it('refuses a command holding a control character that would act as a key', async () => {
     const { run } = start(kind);
     const r = await run('echo a \x03 touch pwned');
