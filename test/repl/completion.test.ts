@@ -69,6 +69,9 @@ describe('the session shell\'s answer', () => {
     ['\x1f\x1falpha\x1fbeta', { word: '', filenames: false, nospace: false, candidates: ['alpha', 'beta'] }],
     ['"my f\x1ff\x1fmy file', { word: '"my f', filenames: true, nospace: false, candidates: ['my file'] }],
     ['x\x1ffn', { word: 'x', filenames: true, nospace: true, candidates: [] }],
+    ['--am\x1fnd\x1f--amend\x1f--amend  -- amend previous commit', { word: '--am', filenames: false, nospace: true, candidates: ['--amend'], descriptions: ['--amend  -- amend previous commit'] }],
+    ['x\x1fd\x1fa\x1fA\x1f\x1f\x1fb\x1fB', { word: 'x', filenames: false, nospace: false, candidates: ['a', 'b'], descriptions: ['A', 'B'] }],
+    ['x\x1fd\x1fa\x1fA\x1fb', null],
     ['no flags field', null],
     ['x\x1fzz\x1fa', null],
   ])('parses %j', (payload, parsed) => {
