@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync, chmodSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ShellCompleter, completePath, shellCandidates } from '../../src/repl/completion.js';
+import type { Completion } from '../../src/repl/line-reader.js';
 import { parseCompletion, type ShellCompletion } from '../../src/shell/completion-answer.js';
 import { tempDir } from '../support/temp-dir.js';
 
@@ -79,7 +80,7 @@ describe('the session shell\'s answer', () => {
   });
 
   const answer = (word: string, candidates: string[], more: Partial<ShellCompletion> = {}): ShellCompletion => ({ word, candidates, filenames: false, nospace: false, ...more });
-  it.each<[string, ShellCompletion, [string[], string] | null]>([
+  it.each<[string, ShellCompletion, Completion | null]>([
     ['mycmd al', answer('al', ['alpha']), [['alpha '], 'al']],
     ['mycmd ', answer('', ['beta', 'alpha', 'alpha']), [['alpha', 'beta'], '']],
     ['git stat', answer('stat', ['status '], { nospace: true }), [['status '], 'stat']],
@@ -93,6 +94,8 @@ describe('the session shell\'s answer', () => {
     ['cat ', answer('', ['~odd', 'a$b;c'], { filenames: true }), [['a\\$b\\;c', '\\~odd'], '']],
     ['cat e', answer('e', ['evil\x1b]0;owned\x07', 'e\u202eb', 'easy'], { filenames: true }), [['easy '], 'e']],
     ['cat x', answer('other', ['otherwise']), null],
+    ['git commit --a', answer('--a', ['--amend', '--all', '--all'], { descriptions: ['--amend  -- amend', '--all    -- stage\tall', 'again'] }), [['--all', '--amend'], '--a', ['--all    -- stage all', '--amend  -- amend']]],
+    ['x --c', answer('--c', ['--color', '--cc'], { descriptions: ['--color  -- \x1b]0;owned\x07 \u202eok', ''] }), [['--cc', '--color'], '--c', ['--cc', '--color  -- ^[]0;owned^G \\u202eok']]],
   ])('%j', (line, given, expected) => {
     expect(shellCandidates(given, line)).toEqual(expected);
   });
