@@ -80,16 +80,20 @@ needs('zsh', 'git').describe('zsh completion through compsys', () => {
     expect((await run('echo clean')).raw).toBe('clean\r\n');
   });
 
-  it('quotes file names as zsh would, marks directories and keeps the word\'s open quote', async () => {
+  it('quotes file names as zsh would, marks directories and keeps the word\'s open quote and prefixes', async () => {
     mkdirSync(path.join(home, 'place', 'sub dir'), { recursive: true });
     writeFileSync(path.join(home, 'place', "it's"), '');
     writeFileSync(path.join(home, 'place', 'sub dir', 'inner.txt'), '');
+    writeFileSync(path.join(home, 'place', 'evil\x1b[31mred'), '');
     const { session, run } = start(COMPINIT);
     await run('cd place');
     expect(await complete(session, 'ls su')).toEqual({ word: 'su', filenames: false, nospace: true, candidates: ['sub\\ dir/'] });
     expect(await complete(session, 'cat it')).toEqual({ word: 'it', filenames: false, nospace: false, candidates: ["it\\'s"] });
     expect(await complete(session, 'ls "sub')).toMatchObject({ word: '"sub', candidates: ['"sub dir/'] });
     expect(await complete(session, 'cat sub\\ dir/in')).toMatchObject({ word: 'sub\\ dir/in', candidates: ['sub\\ dir/inner.txt'] });
+    // A name with an escape character comes quoted as zsh would insert it: nothing raw reaches aish.
+    expect(await complete(session, 'cat ev')).toMatchObject({ candidates: ["evil$'\\033'\\[31mred"] });
+    expect(await complete(session, 'echo $HO')).toMatchObject({ word: '$HO', candidates: expect.arrayContaining(['$HOME']) });
   });
 
   it('answers a slow completion function late as no answer, leaving the line and the screen alone', async () => {
@@ -99,6 +103,14 @@ needs('zsh', 'git').describe('zsh completion through compsys', () => {
     expect(await complete(session, 'slow ', 300)).toBeNull();
     expect((await run('echo clean')).raw).toBe('clean\r\n');
     expect(await complete(session, 'mine b')).toMatchObject({ candidates: ['beta'] });
+    expect((await run('whence -w compadd')).text).toBe('compadd: builtin');
+  });
+
+  it('puts back a compadd function of the person\'s, and counts arrays from 1 under their ksh_arrays', async () => {
+    const { session, run } = start(`setopt ksh_arrays\n${COMPINIT}compadd() { builtin compadd "$@"; }\n_mine() { compadd alpha beta; }\ncompdef _mine mine\n`);
+    await run('true');
+    expect(await complete(session, 'mine ')).toMatchObject({ word: '', candidates: ['alpha', 'beta'] });
+    expect((await run('whence -w compadd')).text).toBe('compadd: function');
   });
 
   it('keeps today\'s names and files when the .zshrc did not run compinit', async () => {

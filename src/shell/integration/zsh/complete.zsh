@@ -92,6 +92,8 @@ zstyle ':completion:__aish_compsys:*' list-grouped false
 # The line in $1 completed by compsys: asked as a Tab at the end of the line, in the query's
 # widget, whose line is then empty again.
 __aish_complete_compsys() {
+  # Arrays count from 1 here, whatever the person's options say.
+  setopt localoptions no_ksh_arrays
   local -a __aish_cw __aish_cd __aish_cs
   local __aish_cword= i flags= out= seen=
   BUFFER=$1
