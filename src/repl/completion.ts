@@ -7,7 +7,9 @@
 
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { neutralize } from '../render/sanitize.js';
 import type { ShellCompletion } from '../shell/completion-answer.js';
+import type { Completion } from './line-reader.js';
 
 export interface ShellCompletionContext {
   cwd: string;
@@ -34,23 +36,29 @@ function isPrintable(name: string): boolean {
 const FILENAME_SPECIAL = /[ \t\n\\"'@<>=;|&()#$`?*[\]!:{}]/g;
 
 /**
- * The shell's answer as readline's completer gives it: [candidates, the text they replace], or
- * null when the answer is not about the end of `line`. Candidates with a control character are
+ * The shell's answer as Tab takes it: [candidates, the text they replace, what to list for each],
+ * or null when the answer is not about the end of `line`. Candidates with a control character are
  * dropped; file names are quoted as bash would (inside the quote the word opened, else with
  * backslashes); a single candidate is closed (its quote, then a space) unless it is a directory
- * or the shell said `nospace`.
+ * or the shell said `nospace`. A description passes the sanitizer and is kept to one line.
  */
-export function shellCandidates(answer: ShellCompletion, line: string): [string[], string] | null {
+export function shellCandidates(answer: ShellCompletion, line: string): Completion | null {
   const { word } = answer;
   if (!line.endsWith(word)) return null;
   const open = openQuote(word);
+  const described = new Map<string, string>();
+  answer.descriptions?.forEach((text, i) => {
+    const name = answer.candidates[i]!;
+    if (!described.has(name)) described.set(name, neutralize(text.replace(/[\t\n]/g, ' ')).trimEnd());
+  });
   const names = [...new Set(answer.candidates)].filter(isPrintable).sort();
   const candidates = answer.filenames ? names.map((name) => quoteName(name, open, word)) : names;
   if (candidates.length === 1 && !candidates[0]!.endsWith('/') && !candidates[0]!.endsWith(' ')) {
     const close = answer.filenames && open ? open : '';
     candidates[0] = `${candidates[0]}${close}${answer.nospace ? '' : ' '}`;
   }
-  return [candidates, word];
+  if (described.size === 0) return [candidates, word];
+  return [candidates, word, names.map((name, i) => described.get(name) || candidates[i]!)];
 }
 
 /** The quote a word opened and did not close, if any. */

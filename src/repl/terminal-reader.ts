@@ -11,9 +11,9 @@ import type { Io } from '../io.js';
 import { editKey, initialState, insertCompletion, newLine, setText, suggestionFor, type EditorState, type Effect, type KeyInput, type KeyName } from '../line/editor.js';
 import { layout, LineView } from '../line/view.js';
 import { answerOf, keysHint, type Key } from '../render/answer-keys.js';
-import { displayWidth } from '../render/text-width.js';
+import { cutToWidth, displayWidth } from '../render/text-width.js';
 import { HistorySearch } from './history-search.js';
-import type { Completer, LineReader } from './line-reader.js';
+import type { Completer, Completion, LineReader } from './line-reader.js';
 import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON } from './paste-mode.js';
 
 /** What the prompt's last sign says of the line as it stands. */
@@ -430,7 +430,7 @@ export class TerminalLineReader implements LineReader {
     const complete = reading?.completer ?? this.#opts.completer;
     const before = this.#state.text.slice(0, this.#state.cursor);
     this.#busy = true;
-    let result: [string[], string] = [[], before];
+    let result: Completion = [[], before];
     try {
       result = await complete(before);
     } catch {
@@ -441,33 +441,41 @@ export class TerminalLineReader implements LineReader {
       this.#drain();
       return;
     }
-    const [candidates, replaced] = result;
+    const [candidates, replaced, listed] = result;
     if (candidates.length === 1) {
       this.#state = insertCompletion(this.#state, replaced, candidates[0]!);
     } else if (candidates.length > 1) {
       const common = commonPrefix(candidates);
       if (common.length > replaced.length) this.#state = insertCompletion(this.#state, replaced, common);
-      else this.#list(candidates);
+      else this.#list(candidates, listed);
     }
     this.#dirty = true;
     this.#drain();
   }
 
-  /** Shows Tab's candidates in columns below the line, then the line again. */
-  #list(candidates: readonly string[]): void {
+  /**
+   * Shows Tab's candidates below the line, then the line again: in columns, or with their
+   * descriptions one a row, cut to the terminal's width.
+   */
+  #list(candidates: readonly string[], listed?: readonly string[]): void {
     this.#redraw(false);
     this.#leave();
-    const width = Math.max(...candidates.map((c) => displayWidth(c))) + 2;
-    const perRow = Math.max(1, Math.floor(this.#io.columns() / width));
     const rows: string[] = [];
-    for (let i = 0; i < candidates.length; i += perRow) {
-      rows.push(
-        candidates
-          .slice(i, i + perRow)
-          .map((c) => c + ' '.repeat(Math.max(0, width - displayWidth(c))))
-          .join('')
-          .trimEnd(),
-      );
+    if (listed) {
+      const columns = Math.max(2, this.#io.columns());
+      rows.push(...listed.map((row) => cutToWidth(row, columns - 1)));
+    } else {
+      const width = Math.max(...candidates.map((c) => displayWidth(c))) + 2;
+      const perRow = Math.max(1, Math.floor(this.#io.columns() / width));
+      for (let i = 0; i < candidates.length; i += perRow) {
+        rows.push(
+          candidates
+            .slice(i, i + perRow)
+            .map((c) => c + ' '.repeat(Math.max(0, width - displayWidth(c))))
+            .join('')
+            .trimEnd(),
+        );
+      }
     }
     this.#io.output.write(`${rows.join('\r\n')}\r\n`);
     this.#dirty = true;

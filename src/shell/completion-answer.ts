@@ -1,7 +1,8 @@
 // The session shell's answer to a Tab (the integration's `complete` query, docs/shell.md "Tab
 // completion"): the text the candidates replace, as the shell's word breaks cut it, whether they
 // are file names (quoted as readline would, directories already marked with `/`) and whether a
-// single one takes no space after it. Pure; the candidates are the shell's text, not yet trusted.
+// single one takes no space after it, and what the shell would list for each when that says more
+// (zsh's descriptions). Pure; the candidates are the shell's text, not yet trusted.
 
 export interface ShellCompletion {
   /** What the candidates replace: the end of the line from the current word's start (its opening quote included). */
@@ -11,13 +12,28 @@ export interface ShellCompletion {
   /** No space after a single candidate (`-o nospace`). */
   nospace: boolean;
   candidates: string[];
+  /** What the shell lists for each candidate (`checkout  -- switch branches`), when it says more than the candidate. */
+  descriptions?: string[];
 }
 
-/** Reads the payload: the word, the flags, then the candidates, each after a `\x1f`. Null when malformed. */
+/**
+ * Reads the payload: the word, the flags, then the candidates, each after a `\x1f` (with flag `d`,
+ * each candidate followed by its description). Null when malformed.
+ */
 export function parseCompletion(payload: string): ShellCompletion | null {
   const fields = payload.split('\x1f');
   if (fields.length < 2) return null;
-  const [word, flags, ...candidates] = fields as [string, string, ...string[]];
-  if (!/^[fn]*$/.test(flags)) return null;
-  return { word, filenames: flags.includes('f'), nospace: flags.includes('n'), candidates: candidates.filter((c) => c !== '') };
+  const [word, flags, ...rest] = fields as [string, string, ...string[]];
+  if (!/^[fnd]*$/.test(flags)) return null;
+  const answer = { word, filenames: flags.includes('f'), nospace: flags.includes('n') };
+  if (!flags.includes('d')) return { ...answer, candidates: rest.filter((c) => c !== '') };
+  if (rest.length % 2 !== 0) return null;
+  const candidates: string[] = [];
+  const descriptions: string[] = [];
+  for (let i = 0; i < rest.length; i += 2) {
+    if (rest[i] === '') continue;
+    candidates.push(rest[i]!);
+    descriptions.push(rest[i + 1]!);
+  }
+  return { ...answer, candidates, descriptions };
 }

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync, chmodSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ShellCompleter, completePath, shellCandidates } from '../../src/repl/completion.js';
+import type { Completion } from '../../src/repl/line-reader.js';
 import { parseCompletion, type ShellCompletion } from '../../src/shell/completion-answer.js';
 import { tempDir } from '../support/temp-dir.js';
 
@@ -69,6 +70,9 @@ describe('the session shell\'s answer', () => {
     ['\x1f\x1falpha\x1fbeta', { word: '', filenames: false, nospace: false, candidates: ['alpha', 'beta'] }],
     ['"my f\x1ff\x1fmy file', { word: '"my f', filenames: true, nospace: false, candidates: ['my file'] }],
     ['x\x1ffn', { word: 'x', filenames: true, nospace: true, candidates: [] }],
+    ['--am\x1fnd\x1f--amend\x1f--amend  -- amend previous commit', { word: '--am', filenames: false, nospace: true, candidates: ['--amend'], descriptions: ['--amend  -- amend previous commit'] }],
+    ['x\x1fd\x1fa\x1fA\x1f\x1f\x1fb\x1fB', { word: 'x', filenames: false, nospace: false, candidates: ['a', 'b'], descriptions: ['A', 'B'] }],
+    ['x\x1fd\x1fa\x1fA\x1fb', null],
     ['no flags field', null],
     ['x\x1fzz\x1fa', null],
   ])('parses %j', (payload, parsed) => {
@@ -76,7 +80,7 @@ describe('the session shell\'s answer', () => {
   });
 
   const answer = (word: string, candidates: string[], more: Partial<ShellCompletion> = {}): ShellCompletion => ({ word, candidates, filenames: false, nospace: false, ...more });
-  it.each<[string, ShellCompletion, [string[], string] | null]>([
+  it.each<[string, ShellCompletion, Completion | null]>([
     ['mycmd al', answer('al', ['alpha']), [['alpha '], 'al']],
     ['mycmd ', answer('', ['beta', 'alpha', 'alpha']), [['alpha', 'beta'], '']],
     ['git stat', answer('stat', ['status '], { nospace: true }), [['status '], 'stat']],
@@ -90,6 +94,8 @@ describe('the session shell\'s answer', () => {
     ['cat ', answer('', ['~odd', 'a$b;c'], { filenames: true }), [['a\\$b\\;c', '\\~odd'], '']],
     ['cat e', answer('e', ['evil\x1b]0;owned\x07', 'e\u202eb', 'easy'], { filenames: true }), [['easy '], 'e']],
     ['cat x', answer('other', ['otherwise']), null],
+    ['git commit --a', answer('--a', ['--amend', '--all', '--all'], { descriptions: ['--amend  -- amend', '--all    -- stage\tall', 'again'] }), [['--all', '--amend'], '--a', ['--all    -- stage all', '--amend  -- amend']]],
+    ['x --c', answer('--c', ['--color', '--cc'], { descriptions: ['--color  -- \x1b]0;owned\x07 \u202eok', ''] }), [['--cc', '--color'], '--c', ['--cc', '--color  -- ^[]0;owned^G \\u202eok']]],
   ])('%j', (line, given, expected) => {
     expect(shellCandidates(given, line)).toEqual(expected);
   });

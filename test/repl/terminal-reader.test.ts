@@ -194,6 +194,16 @@ describe('keys', () => {
     expect(await line).toBe('git status');
   });
 
+  it('Tab lists candidates with their descriptions one a row, cut to the terminal\'s width', async () => {
+    const listed = ['--all    -- stage all modified and deleted paths', `--amend  -- ${'x'.repeat(90)}`];
+    const h = harness({ completer: () => [['--all', '--amend'], '--a', listed] });
+    const line = h.reader.read('> ');
+    await h.type('git commit --a\t');
+    expect(h.term.lines()).toEqual(['> git commit --a', listed[0], `--amend  -- ${'x'.repeat(46)}…`, '> git commit --a']);
+    await h.type('\r');
+    expect(await line).toBe('git commit --a');
+  });
+
   it('keys typed while Tab waits for its answer come after it, in order', async () => {
     let answer: (v: [string[], string]) => void = () => {};
     const h = harness({ completer: () => new Promise((r) => (answer = r)) });

@@ -41,36 +41,8 @@ __aish_done() {
 
 __aish_preexec() { print -rn -- $'\e]6973;C;'"$__aish_k"$'\a' }
 
-# Candidates for the line in $1 into __aish_v, as bash's integration gives them (the replaced word,
-# flags, then candidates, each after a \x1f): command names for a command's first word, else file
-# names in the shell's directory. zsh's own completion system needs a terminal it draws on, so
-# its completion functions are not asked.
-__aish_complete() {
-  local line=$1 word= cur flags= c out=
-  local -a words cands
-  words=(${(z)line})
-  [[ -n $line && $line != *[[:space:]] ]] && word=${words[-1]} && words[-1]=()
-  cur=${(Q)word}
-  # A quote still open stays in the word: what follows it is the text.
-  [[ $word == [\"\']* && $cur == ${word[1]}* ]] && cur=${(Q)${word[2,-1]}}
-  if [[ ${words[-1]-;} == (\;|\||\|\||\&|\&\&|\(|\{|\!|\|\&) && $cur != */* && $cur != [.~]* ]]; then
-    cands=(${(k)commands} ${(k)aliases} ${(k)functions} ${(k)builtins} $reswords)
-    cands=(${(M)cands:#${(b)cur}*})
-  else
-    flags=f
-    if [[ $cur == \~/* ]]; then
-      cands=($HOME/${(b)cur#\~/}*(NM))
-      cands=(\~/${^cands#$HOME/})
-    else
-      cands=(${(b)cur}*(NM))
-    fi
-  fi
-  for c in ${(u)cands}; do
-    [[ $c == __aish_* ]] && continue
-    out+=$'\x1f'$c
-  done
-  __aish_v=$word$'\x1f'$flags$out
-}
+# Tab's answer (__aish_complete): the person's compsys when compinit ran, else names and files.
+source "${${(%):-%x}:h}/complete.zsh"
 
 __aish_query() {
   local q=$BUFFER id op arg out n
