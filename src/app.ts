@@ -102,7 +102,7 @@ export function createApp(opts: AppOptions): Repl {
   const { redact } = secrets;
   const suggestModel = config.suggest.model;
   const conversation = new Conversation({ config, core, shell, resources: mcp, prepare: (cwd) => undo.prepare(cwd), status, active: session.active });
-  const prompt = promptOf({ template: config.shell.prompt, fromShell: config.shell.prompt_from_shell, budget: config.context.token_budget, conversation, core, norris, shell, bold: (s) => render.style.bold(s) });
+  const prompt = promptOf({ template: config.shell.prompt, fromShell: config.shell.prompt_from_shell, conversation, core, norris, shell, bold: (s) => render.style.bold(s) });
   const edit = shellEditor(shell, render, (err) => describeError(err, env));
   const askKey = io.isTTY ? (question: Parameters<ReplInput['askKey']>[0]) => input.askKey(question) : null;
   const say = { render };

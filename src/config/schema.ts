@@ -148,7 +148,8 @@ export const rawConfigSchema = strict({
   }),
   context: section({
     max_turns: optional(positiveInt, 40),
-    token_budget: optional(positiveInt, 4096),
+    // Unset: what the preset's server says of its context, else 16 384 (docs/usage.md "The context").
+    token_budget: optional(positiveInt),
     use_tool_role: optional(v.boolean(), true),
     summarize_on_evict: optional(v.boolean(), false),
     summarizer_model: optional(nonEmpty()),

@@ -51,9 +51,8 @@ export function shellPromptLine(rendered: string, f: Pick<PromptFacts, 'routing'
 /** Where the prompt's facts are read when it is shown. */
 export interface PromptSources {
   template: string | undefined;
-  budget: number;
   conversation: { readonly activeModel: string; readonly turn: number };
-  core: { readonly routing: { auto: boolean }; readonly context: { estimateTokens(): number } };
+  core: { readonly routing: { auto: boolean }; readonly context: { estimateTokens(): number; readonly tokenBudget: number } };
   norris: { readonly running: boolean };
   shell: { readonly cwd: string; readonly env: Record<string, string | undefined>; readonly lastStatus: number; readonly lastRenderedPrompt?: string | null };
   /** `shell.prompt_from_shell`: the shell's prompt when it has answered, aish's until then. */
@@ -76,7 +75,7 @@ export function promptOf(s: PromptSources): () => string {
         cwd: s.shell.cwd,
         home: s.shell.env.HOME,
         ctxUsed: s.core.context.estimateTokens(),
-        ctxMax: s.budget,
+        ctxMax: s.core.context.tokenBudget,
         turn: s.conversation.turn,
         lastStatus: s.shell.lastStatus,
       },
