@@ -100,6 +100,7 @@ export function createApp(opts: AppOptions): Repl {
   });
   const { render, core, mcp, status, shell, undo, norris, sessions } = session;
   const { redact } = secrets;
+  const { marks } = render;
   const suggestModel = config.suggest.model;
   const conversation = new Conversation({ config, core, shell, resources: mcp, prepare: (cwd) => undo.prepare(cwd), status, active: session.active });
   const prompt = promptOf({ template: config.shell.prompt, fromShell: config.shell.prompt_from_shell, conversation, core, norris, shell, bold: (s) => render.style.bold(s) });
@@ -190,6 +191,7 @@ export function createApp(opts: AppOptions): Repl {
       edit,
       inputrc,
       color: render.style.level > 0,
+      marks: marks ? { atPrompt: () => marks.atPrompt(shell.cwd), start: marks.promptStart, end: marks.promptEnd } : undefined,
       ...(io.isTTY && suggestModel !== false
         ? {
             suggestModel: {
