@@ -2,34 +2,24 @@
 // model server. Long command output is cut to a share of the budget, so it never evicts the
 // conversation, and the model's server is asked once how much context it holds.
 
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeHome, type AishHome } from '../support/aish-env.js';
-import { llamaProps, ModelServer, textReply } from '../support/model-server.js';
+import { describe, expect, it } from 'vitest';
+import { loopbackHome } from '../support/loopback-home.js';
+import { llamaProps, textReply } from '../support/model-server.js';
 import { runAish } from '../support/run-aish.js';
 
-let h: AishHome;
-let server: ModelServer;
-
-beforeEach(async () => {
-  h = makeHome();
-  server = await ModelServer.start();
-  h.writeConfig({ models: { fast: { endpoint: server.url, model: 'test-model' } } });
-});
-afterEach(async () => {
-  await server.close();
-  h.cleanup();
-});
+const lb = loopbackHome();
+const run = (stdin: string) => runAish({ stdin, cwd: lb.home.cwd, env: lb.home.env });
 
 const LINES = 'first question\nseq 1 200000\nseq 1 200000\nwhat did they print?\n:history\n';
 
 describe('the token budget', () => {
   it('seq 1 200000 twice, then a question: no turn is evicted (the default budget)', async () => {
-    server.enqueue(textReply(['first answer']), textReply(['two long lists']));
-    const r = await runAish({ stdin: LINES, cwd: h.cwd, env: h.env });
+    lb.server.enqueue(textReply(['first answer']), textReply(['two long lists']));
+    const r = await run(LINES);
     expect(r.stderr).not.toMatch(/evicted/);
     expect(r.stdout).toContain('two long lists');
     // The second question still carries the first exchange, and both outputs.
-    const messages = server.requests[1]!.body.messages as Array<{ role: string; content: string }>;
+    const messages = lb.server.requests[1]!.body.messages as Array<{ role: string; content: string }>;
     expect(messages.slice(1, 3)).toEqual([
       { role: 'user', content: 'first question' },
       { role: 'assistant', content: 'first answer' },
@@ -39,13 +29,13 @@ describe('the token budget', () => {
   });
 
   it("the server's context is asked once, beside the questions, and output is cut to fit it", async () => {
-    server.context = { props: llamaProps(8192) };
-    server.enqueue(textReply(['first answer']), textReply(['two long lists']));
-    const r = await runAish({ stdin: LINES, cwd: h.cwd, env: h.env });
+    lb.server.context = { props: llamaProps(8192) };
+    lb.server.enqueue(textReply(['first answer']), textReply(['two long lists']));
+    const r = await run(LINES);
     expect(r.stderr).not.toMatch(/evicted/);
-    expect(server.requests.map((q) => q.path)).toEqual(['/v1/chat/completions', '/v1/chat/completions']);
-    expect(server.contextQuestions.map((q) => q.path).sort()).toEqual(['/api/show', '/props', '/v1/models']);
-    const messages = server.requests[1]!.body.messages as Array<{ role: string; content: string }>;
+    expect(lb.server.requests.map((q) => q.path)).toEqual(['/v1/chat/completions', '/v1/chat/completions']);
+    expect(lb.server.contextQuestions.map((q) => q.path).sort()).toEqual(['/api/show', '/props', '/v1/models']);
+    const messages = lb.server.requests[1]!.body.messages as Array<{ role: string; content: string }>;
     expect(messages[1]).toEqual({ role: 'user', content: 'first question' });
     // However far the server's answer came, the pending output stays within a share of the budget.
     expect(messages[3]!.content.length).toBeLessThan(16_384 * 2 + 1000);

@@ -83,12 +83,18 @@ describe('terminal integration (on by default)', () => {
     await atPrompt(t);
     t.write('echo 0123456789abcdefghijklmnopqrstuvwxyz');
     await t.waitFor('xyz');
+    // To the start and a key typed there: the cursor and the redraw of both rows are placed by
+    // the columns the editor counts, so a mark counted as text would put them elsewhere.
+    t.write('\x01X');
+    await t.waitFor('Xecho');
     const screen = new HeadlessTerm(30, 24);
     await screen.write(t.raw);
     const rows = screen.lines();
-    const at = rows.findIndex((r) => r.startsWith('[aish:fast]$ echo'));
-    expect(rows.slice(at, at + 2)).toEqual(['[aish:fast]$ echo 0123456789ab', 'cdefghijklmnopqrstuvwxyz']);
-    expect(screen.cursor()).toEqual({ row: at + 1, column: 24 });
+    // `Xecho` is no command: the sign says the model.
+    const at = rows.indexOf('[aish:fast]? Xecho 0123456789a');
+    expect(at).toBeGreaterThan(0);
+    expect(rows.slice(at)).toEqual(['[aish:fast]? Xecho 0123456789a', 'bcdefghijklmnopqrstuvwxyz']);
+    expect(screen.cursor()).toEqual({ row: at, column: 14 });
   });
 
   it('terminal.title false: the marks without a title', async () => {
