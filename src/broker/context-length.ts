@@ -60,8 +60,11 @@ export function fromOllamaShow(body: unknown): number | null {
   return key ? positive(info[key]) : null;
 }
 
+/** More than this is not believed: a server that says so would have the conversation never evicted. */
+const MAX_CONTEXT_LENGTH = 10_000_000;
+
 function positive(x: unknown): number | null {
-  return typeof x === 'number' && Number.isInteger(x) && x > 0 ? x : null;
+  return typeof x === 'number' && Number.isInteger(x) && x > 0 && x <= MAX_CONTEXT_LENGTH ? x : null;
 }
 
 /**

@@ -34,6 +34,7 @@ describe('the answers', () => {
     ['an OpenAI model list (no lengths)', fromModelList({ object: 'list', data: [{ id: 'gpt-4o', object: 'model', owned_by: 'openai' }] }, 'gpt-4o')],
     ['props with a string n_ctx', fromLlamaProps({ n_ctx: '8192' })],
     ['props with a negative n_ctx', fromLlamaProps({ default_generation_settings: { n_ctx: -1 } })],
+    ['a length past belief', fromModelList(vllmModels('m', 1e12), 'm')],
     ['not an object', fromOllamaShow('<html>')],
   ])('%s: none', (_name, length) => {
     expect(length).toBeNull();
