@@ -48,11 +48,17 @@ export default defineConfig({
     // prompt: '[{model}] {cwd_short} {last_status}> ', // also {cwd} {ctx_used} {ctx_max} {turn} {mode}
     // true: your shell's own prompt (PS1 as the session's shell draws it, starship too), then aish's sign
     prompt_from_shell: false,
+    // A command's frame: 'full' (a rule above and below), 'compact' (no rule above; one dim line
+    // below only when it failed or ran longer than a second) or 'none'. The terminal's marks are the same.
+    frame: 'full',
   },
 
   context: {
     max_turns: 40, // turns kept before the oldest exchange is evicted
-    token_budget: 4096, // estimated tokens (chars / 4) kept in the conversation
+    // Estimated tokens (chars / 4) kept in the conversation. Unset: 3/4 of the context the preset's
+    // server says it holds (llama.cpp, vLLM, OpenRouter, Ollama; asked once, in the background),
+    // else 16 384. The output of commands takes at most half of it (docs/usage.md "The context").
+    // token_budget: 16_384,
     // false (for chat templates that reject role "tool"): the calls go as the assistant's text and
     // their results as `[tool: name]` blocks in a user message where the tool turns were, joined to
     // the next user turn when it follows directly. Not moved to the next turn you type, as the seed
@@ -180,6 +186,14 @@ export default defineConfig({
 
   ui: {
     show_stats: false, // one line of tokens, tool calls and time after each model reply
+  },
+
+  // What aish tells the terminal it runs in, on a terminal only (docs/usage.md "Terminal integration").
+  terminal: {
+    // OSC 133 marks around the prompt and each command (jump between prompts, select a command's
+    // output), OSC 7 with the directory (a new tab opens there). false: none of it, and no title.
+    integration: true,
+    title: true, // the window title: the directory at the prompt, the command while it runs
   },
 
   // Suggestions from a model for the line you are typing, shown after it in dim italics once you

@@ -101,9 +101,10 @@ export function createApp(opts: AppOptions): Repl {
   });
   const { render, core, mcp, status, shell, undo, norris, sessions, blocks } = session;
   const { redact } = secrets;
+  const { marks } = render;
   const suggestModel = config.suggest.model;
   const conversation = new Conversation({ config, core, blocks, shell, resources: mcp, prepare: (cwd) => undo.prepare(cwd), status, active: session.active });
-  const prompt = promptOf({ template: config.shell.prompt, fromShell: config.shell.prompt_from_shell, budget: config.context.token_budget, conversation, core, norris, shell, blocks, bold: (s) => render.style.bold(s) });
+  const prompt = promptOf({ template: config.shell.prompt, fromShell: config.shell.prompt_from_shell, conversation, core, norris, shell, blocks, bold: (s) => render.style.bold(s) });
   const edit = shellEditor(shell, render, (err) => describeError(err, env));
   const askKey = io.isTTY ? (question: Parameters<ReplInput['askKey']>[0]) => input.askKey(question) : null;
   const say = { render };
@@ -192,6 +193,7 @@ export function createApp(opts: AppOptions): Repl {
       edit,
       inputrc,
       color: render.style.level > 0,
+      marks: marks ? { atPrompt: () => marks.atPrompt(shell.cwd), start: marks.promptStart, end: marks.promptEnd } : undefined,
       ...(io.isTTY && suggestModel !== false
         ? {
             suggestModel: {

@@ -30,6 +30,7 @@ import { ProjectContext } from './project/context.js';
 import { previewView } from './render/preview-view.js';
 import { formatArguments } from './render/question.js';
 import { Renderer } from './render/renderer.js';
+import { TerminalMarks } from './render/terminal-marks.js';
 import { BackgroundLines } from './repl/background-lines.js';
 import { colorLevel, createStyle } from './render/style.js';
 import type { AskFn, AskKeyFn, KeyQuestion } from './safety/confirm.js';
@@ -166,7 +167,9 @@ export function buildSession(opts: SessionOptions): Session;
 export function buildSession(opts: SessionOptions): Session {
   const { io, config, env } = opts;
   const { place, oauth, redact } = opts.secrets;
-  const render = new Renderer(io, createStyle(colorLevel(env, io.isTTY)), redact);
+  // The terminal learns the prompt and the blocks of an interactive session only.
+  const marks = opts.shell && config.terminal.integration ? new TerminalMarks({ title: config.terminal.title, host: os.hostname(), home: env.HOME }) : null;
+  const render = new Renderer(io, createStyle(colorLevel(env, io.isTTY)), redact, { frame: config.shell.frame, marks });
   const status = (message: string) => render.status(message);
   const view = opts.view(render);
   const models = presetModels(config, env, redact, status);

@@ -12,6 +12,7 @@
 // From a pipe, an input that ends before its first byte, with no MCP server to connect and no
 // session to resume, leaves the program nothing to do: aish exits without loading it.
 
+import { DEFAULT_TOKEN_BUDGET } from './config/defaults.js';
 import { loadQuickConfig, type ConfigFile, type LoadedConfig, type TrustAnswer } from './config/load.js';
 import { sha256Hex, stateDirOf, trustFileOf, TrustStore } from './config/trust-store.js';
 import type { CliOptions } from './cli.js';
@@ -92,7 +93,7 @@ export async function runFront(opts: FrontOptions): Promise<FrontState | number>
     const style = frontStyle(colorLevel(env, true));
     const prompt = formatPrompt(
       config.shell.prompt,
-      { model, routing: config.routing.auto, norris: false, cwd: opts.cwd, home: env.HOME, ctxUsed: 0, ctxMax: config.context.token_budget, turn: 0, lastStatus: 0 },
+      { model, routing: config.routing.auto, norris: false, cwd: opts.cwd, home: env.HOME, ctxUsed: 0, ctxMax: config.context.token_budget ?? DEFAULT_TOKEN_BUDGET, turn: 0, lastStatus: 0 },
       (s) => style.bold(s),
     );
     // Raw mode before the prompt shows: a key typed the moment it shows (Ctrl-C too) must wait in

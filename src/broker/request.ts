@@ -56,8 +56,9 @@ function buildBody(model: ModelConfig, messages: ChatMessage[], opts: ChatReques
   return { ...body, ...opts.extraBody };
 }
 
-function buildHeaders(model: ModelConfig, env: Record<string, string | undefined>): Record<string, string> {
-  const headers = new Headers({ 'content-type': 'application/json', accept: 'text/event-stream' });
+/** The preset's headers (its key, its own headers) with `accept`; throws `broker: ...` for one that cannot be sent. */
+export function buildHeaders(model: ModelConfig, env: Record<string, string | undefined>, accept = 'text/event-stream'): Record<string, string> {
+  const headers = new Headers({ 'content-type': 'application/json', accept });
   const key = model.key_env ? env[model.key_env]?.trim() : undefined;
   if (key) setHeader(headers, 'authorization', `Bearer ${key}`, `the value of ${model.key_env}`);
   for (const [name, value] of Object.entries(model.headers ?? {})) setHeader(headers, name, value, `header "${name}"`);

@@ -60,3 +60,6 @@ export function enabledBuiltins(setting: boolean | readonly string[]): string[] 
   if (setting === false) return [];
   return BUILTIN_TOOL_NAMES.filter((n) => setting.includes(n));
 }
+
+/** The token budget of the conversation when neither the config nor the preset's server says one. */
+export const DEFAULT_TOKEN_BUDGET = 16_384;

@@ -145,10 +145,13 @@ export const rawConfigSchema = strict({
     prompt_from_shell: optional(v.boolean(), false),
     session: optional(v.boolean(), true),
     start_timeout_ms: optional(positiveInt, 8000),
+    // A command's frame: "full" (both rules), "compact" (one line when it failed or took over a second), "none".
+    frame: optional(v.picklist(['full', 'compact', 'none'], 'expected "full", "compact" or "none"'), 'full'),
   }),
   context: section({
     max_turns: optional(positiveInt, 40),
-    token_budget: optional(positiveInt, 4096),
+    // Unset: what the preset's server says of its context, else 16 384 (docs/usage.md "The context").
+    token_budget: optional(positiveInt),
     use_tool_role: optional(v.boolean(), true),
     summarize_on_evict: optional(v.boolean(), false),
     summarizer_model: optional(nonEmpty()),
@@ -236,6 +239,13 @@ export const rawConfigSchema = strict({
   }),
   ui: section({
     show_stats: optional(v.boolean(), false),
+  }),
+  // What aish tells the terminal it runs in (docs/usage.md "Terminal integration").
+  terminal: section({
+    // OSC 133 marks around the prompt and each command, OSC 7 with the directory; false: none of it, no title either.
+    integration: optional(v.boolean(), true),
+    // The window title: the directory at the prompt, the command while it runs.
+    title: optional(v.boolean(), true),
   }),
   // Suggestions from a model after a pause in typing (docs/usage.md "The line editor").
   suggest: section({

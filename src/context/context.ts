@@ -30,8 +30,10 @@ export type ContextStatusKind = 'context' | 'status';
 export interface ContextOptions {
   /** Most turns kept (default 40). */
   maxTurns?: number;
-  /** Most estimated tokens kept, chars / 4 (default 4096). */
+  /** Most estimated tokens kept, chars / 4 (default 4096; a session's comes from the turn core). */
   tokenBudget?: number;
+  /** Where `tokenBudget` came from (default: the config when given, else aish's default). */
+  budgetSource?: BudgetSource;
   /** Tool results as `role: "tool"` messages (default true) or as `[tool: <name>]` user text. */
   useToolRole?: boolean;
   /** Turns evicted are summarized through this when given (and summarizing is on). */
@@ -46,15 +48,20 @@ export interface ContextOptions {
 
 const CUT_MARK = '…';
 
+/** Where the token budget came from: the config, what the preset's server said, or the default. */
+export type BudgetSource = { type: 'config' } | { type: 'server'; preset: string; contextLength: number } | { type: 'default' };
+
+
 export class Context {
   readonly maxTurns: number;
-  readonly tokenBudget: number;
   readonly useToolRole: boolean;
   readonly maxSummaryChars: number;
   readonly #summarize: Summarizer | undefined;
   readonly #onStatus: NonNullable<ContextOptions['onStatus']>;
   readonly #onSummary: ContextOptions['onSummary'];
 
+  #tokenBudget: number;
+  #budgetSource: BudgetSource;
   #turns: Turn[] = [];
   #chars = 0;
   /** Calls of the last assistant turn still waiting for their tool turn. */
@@ -70,12 +77,31 @@ export class Context {
 
   constructor(options: ContextOptions = {}) {
     this.maxTurns = options.maxTurns ?? 40;
-    this.tokenBudget = options.tokenBudget ?? 4096;
+    this.#tokenBudget = options.tokenBudget ?? 4096;
+    this.#budgetSource = options.budgetSource ?? (options.tokenBudget === undefined ? { type: 'default' } : { type: 'config' });
     this.useToolRole = options.useToolRole ?? true;
     this.maxSummaryChars = options.maxSummaryChars ?? 2000;
     this.#summarize = options.summarize;
     this.#onStatus = options.onStatus ?? (() => {});
     this.#onSummary = options.onSummary;
+  }
+
+  /** Most estimated tokens kept (chars / 4). */
+  get tokenBudget(): number {
+    return this.#tokenBudget;
+  }
+
+  get budgetSource(): BudgetSource {
+    return this.#budgetSource;
+  }
+
+  /**
+   * A new token budget (the preset's server said how much it holds): it applies from the next
+   * `enforceBudget`, so nothing is evicted between two requests.
+   */
+  setTokenBudget(tokens: number, source: BudgetSource): void {
+    this.#tokenBudget = Math.max(1, Math.floor(tokens));
+    this.#budgetSource = source;
   }
 
   /** The turns, oldest first: a copy of the list; the turns themselves are frozen. */
@@ -210,7 +236,7 @@ export class Context {
   }
 
   #overBudget(): boolean {
-    return this.#turns.length > this.maxTurns || this.estimateTokens() > this.tokenBudget;
+    return this.#turns.length > this.maxTurns || this.estimateTokens() > this.#tokenBudget;
   }
 
   /**

@@ -18,6 +18,13 @@ function preview(text: string, max = 70): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
+/** Where the token budget came from, in words. */
+function budgetSource(source: TurnCore['context']['budgetSource']): string {
+  if (source.type === 'config') return 'context.token_budget';
+  if (source.type === 'server') return `the server of ${source.preset}: a context of ${source.contextLength} tokens`;
+  return "aish's default; the model's server has not said";
+}
+
 export const sessionCommands: MetaCommand<SessionPort>[] = [
   {
     name: 'history',
@@ -37,7 +44,7 @@ export const sessionCommands: MetaCommand<SessionPort>[] = [
       if (lines.length === 0) lines.push('  (no turns yet)');
       lines.push(
         '',
-        `budget: ${context.length}/${context.maxTurns} turns, ~${context.estimateTokens()}/${context.tokenBudget} tokens`,
+        `budget: ${context.length}/${context.maxTurns} turns, ~${context.estimateTokens()}/${context.tokenBudget} tokens (from ${budgetSource(context.budgetSource)})`,
         `pending exec output: ${ctx.core.pending.isEmpty ? 'none' : `${ctx.core.pending.text.length} chars`}`,
         `summary: ${context.summary ?? '(none)'}`,
       );

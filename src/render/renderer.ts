@@ -10,7 +10,23 @@ import type { ExecEnd, ExecView } from '../shell/shell-runner.js';
 import { TextBuffer } from '../text-buffer.js';
 import { neutralize } from './sanitize.js';
 import { Spinner } from './spinner.js';
+import type { TerminalMarks } from './terminal-marks.js';
 import { cutToWidth, displayWidth } from './text-width.js';
+
+/** How a command's frame is drawn (`shell.frame`): both rules, one line when it tells something, or none. */
+export type FrameStyle = 'full' | 'compact' | 'none';
+
+/** A compact frame shows its line for a command that ran longer than this. */
+const COMPACT_SLOW_MS = 1000;
+
+export interface RendererOptions {
+  /** `shell.frame`; default full. */
+  frame?: FrameStyle;
+  /** The terminal's marks (OSC 133, 7, 2), written beside frames on a terminal only; null: none. */
+  marks?: TerminalMarks | null;
+  /** Milliseconds from some fixed point: how long a command ran. */
+  now?: () => number;
+}
 
 export class Renderer implements ExecView {
   /** Whether the last thing written to output ended a line. */
@@ -23,6 +39,12 @@ export class Renderer implements ExecView {
   readonly #batch = new TextBuffer();
   /** Whether output is a terminal: frames go with it there, to the error stream on a pipe. */
   readonly #toTerminal: boolean;
+  readonly #frameStyle: FrameStyle;
+  readonly #now: () => number;
+  /** When the running command's frame began. */
+  #execStarted = 0;
+  /** The terminal's marks, when output is a terminal and they are on. */
+  readonly marks: TerminalMarks | null;
 
   /**
    * `redact` is applied to status, error and context lines, informational text and tool frames
@@ -32,8 +54,12 @@ export class Renderer implements ExecView {
     readonly io: Io,
     readonly style: ChalkInstance,
     readonly redact: (text: string) => string = (text) => text,
+    options: RendererOptions = {},
   ) {
     this.#toTerminal = outputIsTerminal(io);
+    this.#frameStyle = options.frame ?? 'full';
+    this.#now = options.now ?? (() => performance.now());
+    this.marks = this.#toTerminal ? (options.marks ?? null) : null;
   }
 
   /** Text from outside, made fit to print: redacted, then sanitized. */
@@ -147,9 +173,14 @@ export class Renderer implements ExecView {
     this.write(`${paint(safe.endsWith('\n') ? safe.slice(0, -1) : safe)}\n`);
   }
 
-  /** The top rule of an exec frame, naming the command. */
+  /** The top rule of an exec frame, naming the command (a full frame only); the terminal learns a block starts. */
   execBegin(command: string): void {
-    this.#frame(`${this.style.dim(this.#rule('╭─ ', oneLine(command)))}\n`);
+    this.#execStarted = this.#now();
+    if (this.marks) {
+      this.endLine();
+      this.#mark(this.marks.commandStart(this.redact(command)));
+    }
+    if (this.#frameStyle === 'full') this.#frame(`${this.style.dim(this.#rule('╭─ ', oneLine(command)))}\n`);
   }
 
   /** Live output of the running command, unchanged. */
@@ -157,14 +188,34 @@ export class Renderer implements ExecView {
     this.write(text);
   }
 
-  /** The bottom rule with the exit code: red when non-zero, `128+N (SIGX)` for a signal. */
+  /**
+   * The bottom rule with the exit code: red when non-zero, `128+N (SIGX)` for a signal. A compact
+   * frame has one dim line instead, only for a status other than 0 or a command that ran longer
+   * than a second, with how long it ran; no frame has none. The terminal learns the block ended.
+   */
   execEnd(end: ExecEnd): void {
     let label: string;
     if (end.error) label = neutralize(end.error);
     else if (end.signal) label = `exit ${end.exitCode} (${end.signal})`;
     else label = `exit ${end.exitCode}`;
-    const rule = this.#rule('╰─ ', label);
-    this.#frame(`${end.exitCode === 0 ? this.style.dim(rule) : this.style.red(rule)}\n`);
+    const ms = this.#now() - this.#execStarted;
+    if (this.#frameStyle === 'full') {
+      const rule = this.#rule('╰─ ', label);
+      this.#frame(`${end.exitCode === 0 ? this.style.dim(rule) : this.style.red(rule)}\n`);
+    } else if (this.#frameStyle === 'compact' && (end.exitCode !== 0 || end.error || ms > COMPACT_SLOW_MS)) {
+      this.#frame(`${this.style.dim(`╰─ ${label} · ${seconds(ms)}`)}\n`);
+    }
+    if (this.marks) {
+      this.endLine();
+      this.#mark(this.marks.commandEnd(end.exitCode));
+    }
+  }
+
+  /** Writes a terminal's mark: it takes no column, so the line is as open or ended as before. */
+  #mark(bytes: string): void {
+    const atLineStart = this.#atLineStart;
+    this.write(bytes);
+    this.#atLineStart = atLineStart;
   }
 
   /** The opening line of a tool frame: indented and dim, parallel to the exec frame. */
@@ -192,6 +243,13 @@ export class Renderer implements ExecView {
     const text = `${corner}${cutToWidth(label, width - corner.length - 4)} `;
     return text + '─'.repeat(Math.max(3, width - displayWidth(text)));
   }
+}
+
+/** `0.4s`, `12.3s`, `2m05s`: how long a command ran. */
+function seconds(ms: number): string {
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
+  const s = Math.round(ms / 1000);
+  return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
 }
 
 function oneLine(command: string): string {

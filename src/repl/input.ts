@@ -52,6 +52,11 @@ export interface ReaderSetup {
   color?: boolean;
   /** Suggestions from a model after a pause in typing (`suggest.model`); undefined asks none. */
   suggestModel?: TerminalReaderOptions['suggestModel'];
+  /**
+   * What the terminal learns at the prompt (render/terminal-marks.ts): `atPrompt` is written before
+   * it, `start` and `end` are glued to it, taking no column; undefined: nothing.
+   */
+  marks?: { atPrompt: () => string; start: string; end: string } | undefined;
 }
 
 export class ReplInput {
@@ -75,6 +80,7 @@ export class ReplInput {
   #historySize = 0;
   /** The shell's own history, when it came before the line editor was opened. */
   #shellHistory: readonly string[] = [];
+  #marks: ReaderSetup['marks'];
 
   constructor(io: Io) {
     this.#io = io;
@@ -84,6 +90,7 @@ export class ReplInput {
   async open(setup: ReaderSetup): Promise<void> {
     this.#status = setup.status;
     this.#background = setup.background;
+    this.#marks = setup.marks;
     if (!this.#io.isTTY) {
       this.#reader = new PipedLineReader(this.#io);
       return;
@@ -247,7 +254,10 @@ export class ReplInput {
 
   async #readLogicalLine(reader: LineReader, prompt: () => string): Promise<string | null> {
     const parts: string[] = [];
-    let shown = this.#io.isTTY ? this.#promptLastLine(prompt()) : '';
+    const marks = this.#io.isTTY ? this.#marks : undefined;
+    if (marks) this.#io.output.write(marks.atPrompt());
+    // The marks go on the first line only: a continuation line is more of the same command.
+    let shown = this.#io.isTTY ? this.#promptLastLine(prompt(), marks?.start ?? '') + (marks?.end ?? '') : '';
     for (;;) {
       this.#background?.atPrompt(true);
       const prefill = this.#prefill ?? undefined;
@@ -267,13 +277,13 @@ export class ReplInput {
    * the line editor lays out one row of prompt, so the lines above the last are written here,
    * once, and the last is the editor's. Its colours are carried over to the last line.
    */
-  #promptLastLine(prompt: string): string {
+  #promptLastLine(prompt: string, start: string): string {
     const nl = prompt.lastIndexOf('\n');
-    if (nl === -1) return prompt;
+    if (nl === -1) return start + prompt;
     const above = prompt.slice(0, nl);
     // eslint-disable-next-line no-control-regex
     const colours = (above.match(/\x1b\[[0-9;:]*m/g) ?? []).join('');
-    this.#io.output.write(`\r\x1b[J${above.replace(/\n/g, '\r\n')}\x1b[0m\r\n`);
+    this.#io.output.write(`\r\x1b[J${start}${above.replace(/\n/g, '\r\n')}\x1b[0m\r\n`);
     return colours + prompt.slice(nl + 1);
   }
 

@@ -54,9 +54,8 @@ export function shellPromptLine(rendered: string, f: Pick<PromptFacts, 'routing'
 /** Where the prompt's facts are read when it is shown. */
 export interface PromptSources {
   template: string | undefined;
-  budget: number;
   conversation: { readonly activeModel: string; readonly turn: number };
-  core: { readonly routing: { auto: boolean }; readonly context: { estimateTokens(): number } };
+  core: { readonly routing: { auto: boolean }; readonly context: { estimateTokens(): number; readonly tokenBudget: number } };
   norris: { readonly running: boolean };
   /** The session's blocks: `:private on` shows. */
   blocks?: { readonly privateMode: boolean };
@@ -82,7 +81,7 @@ export function promptOf(s: PromptSources): () => string {
         cwd: s.shell.cwd,
         home: s.shell.env.HOME,
         ctxUsed: s.core.context.estimateTokens(),
-        ctxMax: s.budget,
+        ctxMax: s.core.context.tokenBudget,
         turn: s.conversation.turn,
         lastStatus: s.shell.lastStatus,
       },

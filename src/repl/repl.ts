@@ -39,9 +39,9 @@ export interface ReplParts {
   /** What the line reader is opened with (Ctrl-C during a question comes back to `interrupt`). */
   reader: Omit<ReaderSetup, 'onInterrupt' | 'sign' | 'incomplete' | 'mode'>;
   commands: readonly BoundCommand[];
-  conversation: Pick<Conversation, 'ask'>;
-  /** The exec output of a line that was a question after all is taken back. */
-  core: Pick<TurnCore, 'pending'>;
+  conversation: Pick<Conversation, 'ask' | 'activeModel'>;
+  /** The exec output of a line that was a question after all is taken back; the budget is asked for early. */
+  core: Pick<TurnCore, 'pending' | 'useBudgetOf'>;
   sessions: Pick<SessionStore, 'close'>;
   shell: ShellRunner;
   mcp: McpRegistry;
@@ -98,8 +98,8 @@ export class Repl {
     // still run against a session whose servers are connected, as before.
     if (io.isTTY) this.#mcpStart = new BackgroundConnect(mcp, config);
     else await connectConfiguredServers(mcp, config, this.render);
-    // Load the HTTP client while the person is still reading the prompt, not on the first question.
-    if (io.isTTY) setTimeout(() => void preloadBroker(), 150).unref();
+    // While the person reads the prompt: load the HTTP client, ask the model's server its context.
+    if (io.isTTY) setTimeout(() => (void preloadBroker(), this.#parts.core.useBudgetOf(this.#parts.conversation.activeModel)), 150).unref();
     try {
       if (this.#parts.resume !== undefined) await this.#resumeAtStart(this.#parts.resume);
       for (;;) {

@@ -379,7 +379,8 @@ export class TerminalLineReader implements LineReader {
     // Long work's read has no prompt, and no sign either.
     if (!sign || prompt === '') return prompt;
     const mark = sign(text);
-    const m = /([>$?:%#])(\s*(?:\x1b\[[0-9;]*m)*\s*)$/.exec(prompt);
+    // After the sign: spaces, colours, and the terminal's input-start mark (OSC 133;B).
+    const m = /([>$?:%#])(\s*(?:\x1b\[[0-9;]*m|\x1b\][^\x07\x1b]*\x07)*\s*)$/.exec(prompt);
     if (m) return prompt.slice(0, m.index) + mark + m[2];
     return `${prompt}${mark} `;
   }

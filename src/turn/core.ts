@@ -8,8 +8,10 @@ import { BrokerError } from '../broker/errors.js';
 import { extractCmdLines } from '../cmd-contract.js';
 import type { ChatMessage } from '../broker/types.js';
 import type { Config } from '../config/schema.js';
+import { DEFAULT_TOKEN_BUDGET } from '../config/defaults.js';
 import { Context } from '../context/context.js';
 import { mergeUserTurn, type PendingOutput } from '../context/pending-output.js';
+import { budgetFromContextLength, pendingShareChars, PresetBudgets } from '../context/preset-budgets.js';
 import { createSummarizer } from '../context/summarizer.js';
 import { composeSystemMessage, DEFAULT_SYSTEM_PROMPT } from '../context/system-prompt.js';
 import { AishError, errorMessage } from '../errors.js';
@@ -71,6 +73,10 @@ export class TurnCore {
   /** Tokens and cost of this session's requests, by preset (`:cost`). */
   readonly usage: UsageLedger;
   readonly #parts: TurnCoreParts;
+  /** What presets' servers said of their context; null when the config sets the budget or nobody asks. */
+  readonly #budgets: PresetBudgets | null;
+  /** The preset whose budget the context has (the last asked). */
+  #budgetPreset: string | null = null;
   #proposed: readonly string[] = [];
   #lastReply: string | null = null;
 
@@ -84,12 +90,39 @@ export class TurnCore {
     this.context = new Context({
       ...(c.summarize_on_evict ? { summarize: this.#summarizer() } : {}),
       maxTurns: c.max_turns,
-      tokenBudget: c.token_budget,
+      tokenBudget: c.token_budget ?? DEFAULT_TOKEN_BUDGET,
+      budgetSource: { type: c.token_budget === undefined ? 'default' : 'config' },
       useToolRole: c.use_tool_role,
       maxSummaryChars: c.max_summary_chars,
       onStatus: (kind, message) => observer({ type: kind, message }),
       onSummary: (summary) => parts.recorder?.summary(summary),
     });
+    const ask = parts.models.contextLength?.bind(parts.models);
+    // Nobody waits for a one-shot's next question: its server is not asked.
+    this.#budgets =
+      c.token_budget === undefined && ask && !parts.unattended
+        ? new PresetBudgets(ask, (preset, length) => {
+            if (preset === this.#budgetPreset) this.#setServerBudget(preset, length);
+          })
+        : null;
+  }
+
+  /**
+   * The context takes the budget of `preset`: what its server said, once it has, else the default
+   * while it is asked (in the background). Nothing changes when the config sets the budget.
+   */
+  useBudgetOf(preset: string): void {
+    const budgets = this.#budgets;
+    if (!budgets) return;
+    this.#budgetPreset = preset;
+    const length = budgets.answer(preset);
+    if (length) return this.#setServerBudget(preset, length);
+    this.context.setTokenBudget(DEFAULT_TOKEN_BUDGET, { type: 'default' });
+    budgets.askOnce(preset);
+  }
+
+  #setServerBudget(preset: string, contextLength: number): void {
+    this.context.setTokenBudget(budgetFromContextLength(contextLength), { type: 'server', preset, contextLength });
   }
 
   /**
@@ -121,7 +154,9 @@ export class TurnCore {
    */
   async request(text: string | null, modelName: string, signal: AbortSignal, options: RequestOptions = {}): Promise<RequestResult> {
     const { config, models, observer } = this.#parts;
-    const taken = text === null ? '' : this.pending.take();
+    this.useBudgetOf(modelName);
+    // The output of commands takes a share of the budget at most, so it never evicts the conversation.
+    const taken = text === null ? '' : this.pending.take(pendingShareChars(this.context.tokenBudget));
     const fallbackName = config.routing.fallback_model;
     const status = (message: string) => observer({ type: 'status', message });
     // Norris leaves the middle blocks out of its system message (SPEC §5).

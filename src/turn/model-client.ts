@@ -3,6 +3,7 @@
 // the preset a session starts on.
 
 import { askOnceResult } from '../broker/ask-once.js';
+import { askContextLength } from '../broker/context-length.js';
 import { BrokerError, refusesTools } from '../broker/errors.js';
 import { chatStream } from '../broker/stream.js';
 import type { ChatMessage, ModelClient } from '../broker/types.js';
@@ -28,6 +29,8 @@ export interface ModelAccess {
   /** One buffered question outside the conversation (summaries, memory, a second opinion, sampling); rejects like the broker. */
   askOnce(name: string, messages: ChatMessage[], limits: AskOnceLimits): Promise<string>;
   readonly usage: UsageLedger;
+  /** How many tokens the preset's server holds, when it says (docs/usage.md "The context"); never rejects. */
+  contextLength?(name: string): Promise<number | null>;
 }
 
 /**
@@ -51,6 +54,10 @@ export function presetModels(config: Config, env: Record<string, string | undefi
       });
       usage.record(name, messages, result, purpose);
       return result.text;
+    },
+    contextLength: (name) => {
+      const model = config.models[name];
+      return model ? askContextLength(model, env) : Promise.resolve(null);
     },
   };
 }

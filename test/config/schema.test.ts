@@ -14,7 +14,8 @@ describe('resolveConfig', () => {
     expect(r.config.models.fast!.endpoint).toBe('http://127.0.0.1:8080/v1');
     expect(r.config.shell.confirm_cmd).toBe(true);
     expect(r.config.shell.known_commands).toEqual([...DEFAULT_KNOWN_COMMANDS]);
-    expect(r.config.context).toMatchObject({ max_turns: 40, token_budget: 4096, use_tool_role: true, max_summary_chars: 2000 });
+    expect(r.config.context).toMatchObject({ max_turns: 40, use_tool_role: true, max_summary_chars: 2000 });
+    expect(r.config.context.token_budget).toBeUndefined();
     expect(r.config.mcp).toMatchObject({ max_tool_depth: 8, max_result_chars: 16000, auto_approve: [] });
   });
 

@@ -75,3 +75,29 @@ describe('where frames go (issue 36)', () => {
     expect(cap.stderr).toBe('');
   });
 });
+
+describe('shell.frame', () => {
+  /** A renderer with `frame` whose commands take `ms` each, and what it wrote. */
+  function framed(frame: 'full' | 'compact' | 'none', ms: number, end: { exitCode: number; signal: NodeJS.Signals | null; error?: string }) {
+    const cap = captureIo({ isTTY: true, columns: 30 });
+    let now = 0;
+    const render = new Renderer(cap.io, createStyle(0), (t) => t, { frame, now: () => now });
+    render.execBegin('make');
+    render.execOutput('out\n');
+    now += ms;
+    render.execEnd(end);
+    return cap.stdout;
+  }
+
+  it.each<[string, 'full' | 'compact' | 'none', number, { exitCode: number; signal: NodeJS.Signals | null; error?: string }, string]>([
+    ['full: both rules', 'full', 10, { exitCode: 0, signal: null }, `╭─ make ${'─'.repeat(22)}\nout\n╰─ exit 0 ${'─'.repeat(20)}\n`],
+    ['compact, quick and 0: the output only', 'compact', 999, { exitCode: 0, signal: null }, 'out\n'],
+    ['compact, failed: one line', 'compact', 120, { exitCode: 2, signal: null }, 'out\n╰─ exit 2 · 0.1s\n'],
+    ['compact, slow: one line', 'compact', 1500, { exitCode: 0, signal: null }, 'out\n╰─ exit 0 · 1.5s\n'],
+    ['compact, a signal', 'compact', 61_000, { exitCode: 130, signal: 'SIGINT' }, 'out\n╰─ exit 130 (SIGINT) · 1m01s\n'],
+    ['compact, never started', 'compact', 5, { exitCode: 127, signal: null, error: 'no such shell' }, 'out\n╰─ no such shell · 0.0s\n'],
+    ['none: the output only, even failed', 'none', 5000, { exitCode: 1, signal: null }, 'out\n'],
+  ])('%s', (_name, frame, ms, end, shown) => {
+    expect(framed(frame, ms, end)).toBe(shown);
+  });
+});

@@ -7,9 +7,8 @@ import { promptOf, type PromptSources } from '../../src/repl/prompt.js';
 function sources(over: { rendered?: string | null; fromShell?: boolean; routing?: boolean; norris?: boolean; private?: boolean; template?: string }): PromptSources {
   return {
     template: over.template,
-    budget: 4096,
     conversation: { activeModel: 'fast', turn: 0 },
-    core: { routing: { auto: over.routing ?? false }, context: { estimateTokens: () => 0 } },
+    core: { routing: { auto: over.routing ?? false }, context: { estimateTokens: () => 0, tokenBudget: 4096 } },
     norris: { running: over.norris ?? false },
     blocks: { privateMode: over.private ?? false },
     shell: { cwd: '/home/me/src', env: { HOME: '/home/me' }, lastStatus: 0, lastRenderedPrompt: over.rendered ?? null },

@@ -91,6 +91,8 @@ interface Setup {
   summary?: (messages: ChatMessage[], signal?: AbortSignal) => Promise<string>;
   /** Nobody will ever be asked (`aish -p`). */
   unattended?: boolean;
+  /** What the preset's server says of its context. */
+  contextLength?: (name: string) => Promise<number | null>;
 }
 
 function setup(s: Setup = {}) {
@@ -106,6 +108,7 @@ function setup(s: Setup = {}) {
       summaries.push(messages);
       return s.summary ? s.summary(messages, limits.signal) : 'a short summary';
     },
+    ...(s.contextLength ? { contextLength: s.contextLength } : {}),
   };
   const events: TurnEvent[] = [];
   const questions: string[] = [];
@@ -556,3 +559,50 @@ function partsOf(t: ReturnType<typeof setup>, over: Partial<ConstructorParameter
     ...over,
   };
 }
+
+describe('turn core: the token budget and the output of commands', () => {
+  it("takes the budget from the preset's server once it says, asked once, never waiting for it", async () => {
+    let answer!: (length: number | null) => void;
+    const asked: string[] = [];
+    const t = setup({
+      steps: [{ text: 'one' }, { text: 'two' }],
+      contextLength: (name) => (asked.push(name), new Promise((resolve) => (answer = resolve))),
+    });
+    // The server has not answered: the question goes at once, on the default budget.
+    await t.core.ask('first', 'fast', signal());
+    expect(t.core.context.tokenBudget).toBe(16_384);
+    expect(t.core.context.budgetSource).toEqual({ type: 'default' });
+    answer(8192);
+    await new Promise((r) => setImmediate(r));
+    expect(t.core.context.tokenBudget).toBe(6144);
+    expect(t.core.context.budgetSource).toEqual({ type: 'server', preset: 'fast', contextLength: 8192 });
+    await t.core.ask('second', 'fast', signal());
+    expect(asked).toEqual(['fast']);
+  });
+
+  it('context.token_budget in the config wins: the server is not asked', async () => {
+    const asked: string[] = [];
+    const t = setup({ config: config({ context: { token_budget: 3000 } }), steps: [{ text: 'ok' }], contextLength: async (name) => (asked.push(name), 100_000) });
+    await t.core.ask('hi', 'fast', signal());
+    expect(asked).toEqual([]);
+    expect(t.core.context.tokenBudget).toBe(3000);
+    expect(t.core.context.budgetSource).toEqual({ type: 'config' });
+  });
+
+  it('the output of long commands is cut to a share of the budget and evicts no earlier exchange', async () => {
+    const t = setup({ config: config({ context: { token_budget: 2000 } }), steps: [{ text: 'first answer' }, { text: 'second answer' }] });
+    await t.core.ask('a first question', 'fast', signal());
+    const lines = (n: number) => Array.from({ length: n }, (_, i) => String(i + 1)).join('\n');
+    t.pending.append({ command: 'seq 1 2000', output: lines(2000), exitCode: 0 });
+    t.pending.append({ command: 'seq 1 600', output: lines(600), exitCode: 0 });
+    await t.core.ask('what did they print?', 'fast', signal());
+    expect(t.statuses().filter((m) => /evicted/.test(m))).toEqual([]);
+    expect(t.events.filter((e) => e.type === 'context')).toEqual([]);
+    const turn = t.core.context.turns[2]!.content;
+    expect(turn.length).toBeLessThanOrEqual(4000 + '\n\nwhat did they print?'.length);
+    expect(turn).toContain('$ seq 1 2000\n1\n2\n');
+    expect(turn).toMatch(/chars left out \.\.\.\]\n[\s\S]*\n2000\n\[exit 0\]/);
+    expect(turn).toContain(`$ seq 1 600\n${lines(600)}\n[exit 0]`);
+    expect(t.core.context.turns.map((x) => x.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+  });
+});
