@@ -27,8 +27,8 @@ function __aish_ret
 end
 
 # The person's prompt is kept for the `prompt` query, and aish's takes its place: it prints the
-# end marker of the command before it, if any, then the ready marker, and nothing else (the mode
-# and right prompts print nothing either).
+# end marker of a command that may have said `exit` (below), then the ready marker, and nothing
+# else (the mode and right prompts print nothing either).
 function __aish_take_prompt
     functions -e __aish_user_prompt
     functions -q fish_prompt
@@ -60,7 +60,7 @@ function __aish_typed
         s=$(stty -g 2>/dev/null) || exit 0
         stty -icanon min 0 time 0 2>/dev/null
         dd bs=4096 count=1 2>/dev/null
-        stty "$s" 2>/dev/null' 2>/dev/null </dev/tty | string collect -N)
+        stty "$s" 2>/dev/null' </dev/tty 2>/dev/null | string collect -N)
     test -n "$got"; or return
     set -l lines (string split -- \n (string replace -a -- \r \n $got))
     set -e lines[-1]
@@ -73,13 +73,19 @@ function __aish_done --argument-names s
     printf '\e]6973;D;%s;%s;%s;%s\a' $__aish_k $s $__aish_v "$argv[2]"
 end
 
-# The end marker waits for the next prompt, as bash's PROMPT_COMMAND does: a command that ended
-# the shell (`exit`) draws none, and aish sees the shell end instead.
+# The end marker comes as the command ends, before fish draws anything for its next prompt (the
+# mark of a last line without a newline: a `⏎` and a line of spaces), which is then no part of the
+# command's output. A line that may have asked fish to `exit` has it at the next prompt instead,
+# as bash's PROMPT_COMMAND would: fish ends without one, and aish sees the shell end.
 function __aish_postexec --on-event fish_postexec
     set -g __aish_s $status
     # Read now: once fish takes the terminal back for its line editor, the keys are its own.
     __aish_typed
-    set -g __aish_ended $__aish_v
+    if string match -qr -- '\bexit\b' $argv[1]
+        set -g __aish_ended $__aish_v
+    else
+        __aish_done $__aish_s $__aish_v
+    end
     # A fish_prompt the person defined since (typed, or a theme loaded) is theirs.
     test "$(functions --details fish_prompt)" = $__aish_file; or __aish_take_prompt
     return $__aish_s
