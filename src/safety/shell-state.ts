@@ -1,5 +1,5 @@
 // What a line changes in the shell that later commands see (issue 23): with one shell kept for the
-// session, a function or alias it defines or removes, a trap, a key binding, a zsh hook, a sourced
+// session, a function, alias or fish abbreviation it defines or removes, a trap, a key binding, a zsh hook, a sourced
 // file, a variable that steers commands (`PATH`, `PROMPT_COMMAND`, `LD_PRELOAD`…) or an option that
 // ends the shell at a failing line outlives the line, so the policy always asks about it. Pure: it
 // reads what the destructive check saw (destructive.ts), inner scripts (`eval`, `bash -c`) included.
@@ -14,6 +14,8 @@ const STEERING = new Set([
   // run code at each prompt: bash's PROMPT_COMMAND and prompt strings, zsh's hook arrays
   ...['PROMPT_COMMAND', 'PS0', 'PS1', 'PS2', 'PS4', 'PROMPT', 'RPROMPT', 'RPS1'],
   ...['precmd', 'preexec', 'chpwd', 'periodic', 'zshexit', 'zshaddhistory'].map((hook) => `${hook}_functions`),
+  // fish: where its functions and completions are found, and its own additions to PATH
+  ...['fish_function_path', 'fish_complete_path', 'fish_user_paths'],
 ]);
 const DECLARES = new Set(['export', 'declare', 'typeset', 'readonly', 'local']);
 const VARIABLE = /^([A-Za-z_]\w*)(?:\+?=|$)/;
@@ -87,15 +89,42 @@ const BUILTINS: Record<string, Change> = {
     return name === undefined ? undefined : `${hasOption(scanned, 'n', 'd') ? 'disables' : 'enables'} '${name}'`;
   },
   disable: (args) => first(args, (n) => `disables '${n}'`),
-  bind: (args) => (hasOption(scanOptions(args, { value: 'mqurfx' }), 'x') ? 'binds a key to a command (bind -x)' : undefined),
+  // bash's `bind -x`; fish's `bind <key> <command>` (two operands: bash's readline lines are one)
+  bind(args) {
+    if (hasOption(scanOptions(args, { value: 'mqurfx' }), 'x')) return 'binds a key to a command (bind -x)';
+    const fish = scanOptions(args, { value: 'Mm' });
+    return fish.operands.length >= 2 && !hasOption(fish, 'e', '--erase') ? 'binds a key to a command' : undefined;
+  },
   bindkey: (args) => (hasOption(scanOptions(args, { value: 'M' }), 's') ? 'binds a key to typed text (bindkey -s)' : undefined),
   zle: (args) => (/^-\w*[NC]/.test(args[0] ?? '') ? first(args, (n) => `defines widget '${n}'`) : undefined),
   'add-zsh-hook': (args) => first(args, (hook) => `changes the zsh hook '${hook}'`),
-  set: (args) => turnsOn(setOptions(args)),
+  set: (args) => fishSet(args) ?? turnsOn(setOptions(args)),
+  // fish's own: its functions, abbreviations, key bindings and PATH
+  function: (args) => first(args, (n) => `defines function '${n}'`),
+  functions(args) {
+    const scanned = scanOptions(args);
+    if (hasOption(scanned, 'e', '--erase')) return first(scanned.operands, (n) => `removes function '${n}'`);
+    if (hasOption(scanned, 'c', '--copy')) return scanned.operands[1] === undefined ? undefined : `defines function '${scanned.operands[1]}'`;
+    return undefined;
+  },
+  funced: (args) => first(args, (n) => `defines function '${n}'`),
+  abbr(args) {
+    const scanned = scanOptions(args, { value: 'prf', longValue: ['--position', '--regex', '--function'] });
+    if (hasOption(scanned, 'e', '--erase')) return first(scanned.operands, (n) => `removes abbreviation '${n}'`);
+    if (hasOption(scanned, 'l', 's', 'q', '--list', '--show', '--query') || scanned.operands.length < 2) return undefined;
+    return `defines abbreviation '${scanned.operands[0]}'`;
+  },
+  fish_add_path: (args) => first(args, () => 'sets PATH'),
   setopt: (args) => turnsOn(zshOptions(args, true)),
   unsetopt: (args) => turnsOn(zshOptions(args, false)),
   shopt: (args) => (hasOption(scanOptions(args), 's') ? turnsOn(operands(args)) : undefined),
 };
+
+/** fish's `set [-gx…] NAME value…` of a steering variable (`set -gx PATH /evil $PATH`). */
+function fishSet(args: string[]): string | undefined {
+  const [name] = scanOptions(args).operands;
+  return name !== undefined && STEERING.has(name) && !args.includes('--') ? `sets ${name}` : undefined;
+}
 
 function turnsOn(options: string[]): string | undefined {
   const risky = options.find((o) => RISKY_OPTIONS.has(o));

@@ -107,6 +107,19 @@ const ASKS: [shell: string, line: string, reason: string][] = [
   ['bash', 'bind -x \'"\\C-t": date\'', 'binds a key to a command (bind -x)'],
   ['zsh', 'zle -N my-widget', "defines widget 'my-widget'"],
   ['zsh', "bindkey -s '^g' 'git status\\n'", 'binds a key to typed text (bindkey -s)'],
+  // fish
+  ['fish', 'function ls; command ls -la $argv; end', "defines function 'ls'"],
+  ['fish', 'function greet --on-event fish_prompt; echo hi; end', "defines function 'greet'"],
+  ['fish', 'functions -c ls myls', "defines function 'myls'"],
+  ['fish', 'functions -e ls', "removes function 'ls'"],
+  ['fish', 'funced greet', "defines function 'greet'"],
+  ['fish', 'abbr -a gs git status', "defines abbreviation 'gs'"],
+  ['fish', 'abbr --add --position anywhere L "| less"', "defines abbreviation 'L'"],
+  ['fish', 'abbr -e gs', "removes abbreviation 'gs'"],
+  ['fish', 'set -gx PATH /tmp/evil $PATH', 'sets PATH'],
+  ['fish', 'set -p fish_function_path ~/evil', 'sets fish_function_path'],
+  ['fish', 'fish_add_path /tmp/evil', 'sets PATH'],
+  ['fish', "bind \\ct 'git status'", 'binds a key to a command'],
   // options that end the shell at a failing line or let a trap skip commands
   ['bash', 'set -e', 'turns on errexit'],
   ['bash', 'set -euo pipefail', 'turns on errexit'],
@@ -171,6 +184,7 @@ describe('look-alikes do not ask because of this rule', () => {
     ...['cd /tmp', 'pushd src', 'FOO=bar make', 'unset FOO', 'arr=(a b)', "echo 'f() { :; }'", "printf '%s\\n' 'alias x=y'", 'grep -r "alias " .'],
     ...['alias', 'alias ll', 'trap', 'trap -p', 'trap -l', 'declare -f ls', 'typeset -f', 'export -p', 'hash -r', 'hash ls', 'enable', 'bind -p'],
     ...['type ls', 'command -v alias', 'which source', 'man trap', 'help alias', 'set -o noclobber', 'set +e', 'set -x', 'set -- a b', 'shopt -s globstar'],
+    ...['set x 5', 'set -gx EDITOR_THEME dark', 'abbr', 'abbr --list', 'abbr -q gs', 'functions', 'functions -q ls', 'bind', 'bind \\ct'],
     ...['shopt -u extdebug', 'setopt noerrexit', 'unsetopt errexit', 'setopt autocd', 'bindkey -e', 'zle -l', '() { echo anonymous; }', 'function { echo anonymous; }'],
   ];
   it.each(underEveryMode(LOOK_ALIKES.map((line) => [line] as const)))('%j with %s runs', (line, _mode, p, norris) => {
