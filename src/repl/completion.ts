@@ -8,6 +8,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { ShellCompletion } from '../shell/completion-answer.js';
+import type { Completion } from './line-reader.js';
 
 export interface ShellCompletionContext {
   cwd: string;
@@ -34,23 +35,26 @@ function isPrintable(name: string): boolean {
 const FILENAME_SPECIAL = /[ \t\n\\"'@<>=;|&()#$`?*[\]!:{}]/g;
 
 /**
- * The shell's answer as readline's completer gives it: [candidates, the text they replace], or
- * null when the answer is not about the end of `line`. Candidates with a control character are
- * dropped; file names are quoted as bash would (inside the quote the word opened, else with
- * backslashes); a single candidate is closed (its quote, then a space) unless it is a directory
- * or the shell said `nospace`.
+ * The shell's answer as readline's completer gives it: [candidates, the text they replace, what
+ * the shell says of them], or null when the answer is not about the end of `line`. Candidates with
+ * a control character are dropped; file names are quoted as bash would (inside the quote the word
+ * opened, else with backslashes); a single candidate is closed (its quote, then a space) unless it
+ * is a directory or the shell said `nospace`. A description is kept as the shell said it (the
+ * list that shows it makes it safe).
  */
-export function shellCandidates(answer: ShellCompletion, line: string): [string[], string] | null {
+export function shellCandidates(answer: ShellCompletion, line: string): Completion | null {
   const { word } = answer;
   if (!line.endsWith(word)) return null;
   const open = openQuote(word);
   const names = [...new Set(answer.candidates)].filter(isPrintable).sort();
   const candidates = answer.filenames ? names.map((name) => quoteName(name, open, word)) : names;
+  const said = answer.descriptions;
+  const descriptions = said ? Object.fromEntries(names.flatMap((name, i) => (said[name] ? [[candidates[i]!, said[name]]] : []))) : {};
   if (candidates.length === 1 && !candidates[0]!.endsWith('/') && !candidates[0]!.endsWith(' ')) {
     const close = answer.filenames && open ? open : '';
     candidates[0] = `${candidates[0]}${close}${answer.nospace ? '' : ' '}`;
   }
-  return [candidates, word];
+  return Object.keys(descriptions).length > 0 ? [candidates, word, descriptions] : [candidates, word];
 }
 
 /** The quote a word opened and did not close, if any. */

@@ -10,7 +10,7 @@ import { uriCandidates } from '../meta/mcp-lists.js';
 import type { BoundCommand } from '../meta/types.js';
 import type { ShellRunner } from '../shell/shell-runner.js';
 import { ShellCompleter, completePath, shellCandidates } from './completion.js';
-import type { Completer } from './line-reader.js';
+import type { Completer, Completion } from './line-reader.js';
 
 export interface LineCompletionParts {
   config: Config;
@@ -48,7 +48,7 @@ export function lineCompleter(parts: LineCompletionParts): Completer {
    * first word asked of a running shell, never waited for). What Tab in the session's shell
    * offers, else aish's own completion.
    */
-  const completeShell = async (line: string): Promise<[string[], string]> => {
+  const completeShell = async (line: string): Promise<Completion> => {
     if (/\s/.test(line.trim())) {
       const word = asksShell(line, config);
       const kind = word === null ? undefined : await shell.wordKind(word, 0);

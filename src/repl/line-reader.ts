@@ -52,8 +52,14 @@ export function echoComposed(prompt: string, text: string): string {
   return `${prompt}${neutralize(text).split('\n').join('\n... ')}\n`;
 }
 
-/** Tab: [candidates, the text they replace]; keys typed while it answers wait for it. */
-export type Completer = (line: string) => [string[], string] | Promise<[string[], string]>;
+/**
+ * Tab's answer: the candidates, the text they replace, and what the shell says of some of them
+ * (fish's descriptions, by candidate: text from outside).
+ */
+export type Completion = [candidates: string[], replaced: string, descriptions?: Readonly<Record<string, string>>];
+
+/** Tab: its answer for the line; keys typed while it answers wait for it. */
+export type Completer = (line: string) => Completion | Promise<Completion>;
 
 /** Lines from a pipe or file, in order. */
 export class PipedLineReader implements LineReader {

@@ -11,9 +11,10 @@ import type { Io } from '../io.js';
 import { editKey, initialState, insertCompletion, newLine, setText, suggestionFor, type EditorState, type Effect, type KeyInput, type KeyName } from '../line/editor.js';
 import { layout, LineView } from '../line/view.js';
 import { answerOf, keysHint, type Key } from '../render/answer-keys.js';
-import { displayWidth } from '../render/text-width.js';
+import { neutralize } from '../render/sanitize.js';
+import { cutToWidth, displayWidth } from '../render/text-width.js';
 import { HistorySearch } from './history-search.js';
-import type { Completer, LineReader } from './line-reader.js';
+import type { Completer, Completion, LineReader } from './line-reader.js';
 import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON } from './paste-mode.js';
 
 /** What the prompt's last sign says of the line as it stands. */
@@ -430,7 +431,7 @@ export class TerminalLineReader implements LineReader {
     const complete = reading?.completer ?? this.#opts.completer;
     const before = this.#state.text.slice(0, this.#state.cursor);
     this.#busy = true;
-    let result: [string[], string] = [[], before];
+    let result: Completion = [[], before];
     try {
       result = await complete(before);
     } catch {
@@ -441,23 +442,37 @@ export class TerminalLineReader implements LineReader {
       this.#drain();
       return;
     }
-    const [candidates, replaced] = result;
+    const [candidates, replaced, descriptions] = result;
     if (candidates.length === 1) {
       this.#state = insertCompletion(this.#state, replaced, candidates[0]!);
     } else if (candidates.length > 1) {
       const common = commonPrefix(candidates);
       if (common.length > replaced.length) this.#state = insertCompletion(this.#state, replaced, common);
-      else this.#list(candidates);
+      else this.#list(candidates, descriptions);
     }
     this.#dirty = true;
     this.#drain();
   }
 
-  /** Shows Tab's candidates in columns below the line, then the line again. */
-  #list(candidates: readonly string[]): void {
+  /**
+   * Shows Tab's candidates in columns below the line, then the line again; with what the shell
+   * says of them (fish's descriptions), one a row, the description after it in parentheses, made
+   * safe and cut to the terminal's width.
+   */
+  #list(candidates: readonly string[], descriptions?: Readonly<Record<string, string>>): void {
     this.#redraw(false);
     this.#leave();
     const width = Math.max(...candidates.map((c) => displayWidth(c))) + 2;
+    if (descriptions && candidates.some((c) => descriptions[c])) {
+      const columns = this.#io.columns();
+      const rows = candidates.map((c) => {
+        const said = descriptions[c] ? `(${neutralize(descriptions[c]).replace(/[\n\t]/g, ' ')})` : '';
+        return cutToWidth(`${c}${' '.repeat(Math.max(0, width - displayWidth(c)))}${said}`, columns - 1).trimEnd();
+      });
+      this.#io.output.write(`${rows.join('\r\n')}\r\n`);
+      this.#dirty = true;
+      return;
+    }
     const perRow = Math.max(1, Math.floor(this.#io.columns() / width));
     const rows: string[] = [];
     for (let i = 0; i < candidates.length; i += perRow) {

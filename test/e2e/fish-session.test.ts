@@ -22,7 +22,7 @@ afterEach(() => {
 });
 
 const PROMPT = /\[aish:fast\]> $/;
-const CONFIG = ['abbr -a ll echo LL-abbr', 'function greet; echo "hello $argv"; end', 'set -gx FROM_RC rc-value', "complete -c greet -f -a 'world moon'", ''].join('\n');
+const CONFIG = ['abbr -a ll echo LL-abbr', 'function greet; echo "hello $argv"; end', 'set -gx FROM_RC rc-value', "complete -c greet -f -a 'world moon' -d 'a place'", ''].join('\n');
 
 function startTerm(): PtySession {
   mkdirSync(path.join(h.home, '.config', 'fish'), { recursive: true });
@@ -79,6 +79,13 @@ needs('/usr/bin/fish').describe('fish on a terminal', () => {
     await t.waitFor('greet moon', { from: mark });
     t.write(KEY.enter);
     expect(await t.waitFor(/╰─ exit \d+[^\n]*\n/, { from: mark })).toContain('hello moon');
+    await t.waitFor(PROMPT);
+    const listed = t.mark();
+    t.write('greet ');
+    await t.waitFor('greet ', { from: listed });
+    t.write(KEY.tab);
+    expect(await t.waitFor(/world\s+\(a place\)/, { from: listed })).toMatch(/moon\s+\(a place\)/);
+    t.write(KEY.ctrlC);
     const why = t.mark();
     t.line(':why abbr -a gs git status');
     expect(await t.waitFor(/rule 4[^\n]*\n/, { from: why })).toMatch(/abbr/);

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync, chmodSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ShellCompleter, completePath, shellCandidates } from '../../src/repl/completion.js';
+import type { Completion } from '../../src/repl/line-reader.js';
 import { parseCompletion, type ShellCompletion } from '../../src/shell/completion-answer.js';
 import { tempDir } from '../support/temp-dir.js';
 
@@ -69,6 +70,7 @@ describe('the session shell\'s answer', () => {
     ['\x1f\x1falpha\x1fbeta', { word: '', filenames: false, nospace: false, candidates: ['alpha', 'beta'] }],
     ['"my f\x1ff\x1fmy file', { word: '"my f', filenames: true, nospace: false, candidates: ['my file'] }],
     ['x\x1ffn', { word: 'x', filenames: true, nospace: true, candidates: [] }],
+    ['chec\x1f\x1fcheckout\tSwitch branches\x1fcherry', { word: 'chec', filenames: false, nospace: false, candidates: ['checkout', 'cherry'], descriptions: { checkout: 'Switch branches' } }],
     ['no flags field', null],
     ['x\x1fzz\x1fa', null],
   ])('parses %j', (payload, parsed) => {
@@ -76,7 +78,7 @@ describe('the session shell\'s answer', () => {
   });
 
   const answer = (word: string, candidates: string[], more: Partial<ShellCompletion> = {}): ShellCompletion => ({ word, candidates, filenames: false, nospace: false, ...more });
-  it.each<[string, ShellCompletion, [string[], string] | null]>([
+  it.each<[string, ShellCompletion, Completion | null]>([
     ['mycmd al', answer('al', ['alpha']), [['alpha '], 'al']],
     ['mycmd ', answer('', ['beta', 'alpha', 'alpha']), [['alpha', 'beta'], '']],
     ['git stat', answer('stat', ['status '], { nospace: true }), [['status '], 'stat']],
@@ -90,6 +92,8 @@ describe('the session shell\'s answer', () => {
     ['cat ', answer('', ['~odd', 'a$b;c'], { filenames: true }), [['a\\$b\\;c', '\\~odd'], '']],
     ['cat e', answer('e', ['evil\x1b]0;owned\x07', 'e\u202eb', 'easy'], { filenames: true }), [['easy '], 'e']],
     ['cat x', answer('other', ['otherwise']), null],
+    ['git ch', answer('ch', ['checkout', 'cherry-pick'], { descriptions: { checkout: 'Switch branches' } }), [['checkout', 'cherry-pick'], 'ch', { checkout: 'Switch branches' }]],
+    ['ls my', answer('my', ['my file', 'my dir/'], { filenames: true, descriptions: { 'my file': 'File' } }), [['my\\ dir/', 'my\\ file'], 'my', { 'my\\ file': 'File' }]],
   ])('%j', (line, given, expected) => {
     expect(shellCandidates(given, line)).toEqual(expected);
   });

@@ -194,6 +194,20 @@ describe('keys', () => {
     expect(await line).toBe('git status');
   });
 
+  it("Tab lists what the shell says of each candidate (fish's descriptions), made safe and cut to the width", async () => {
+    const descriptions = { checkout: 'Switch branches', cherry: 'Find commits \x1b]0;owned\x07 yet to be applied upstream, and much more than fits' };
+    const h = harness({ completer: (line) => [['checkout', 'cherry', 'cherry-pick'], line.slice(-3), descriptions] });
+    const line = h.reader.read('> ');
+    await h.type('git che\t');
+    const shown = h.term.lines();
+    expect(shown[1]).toBe('checkout     (Switch branches)');
+    expect(shown[2]).toBe('cherry       (Find commits ^[]0;owned^G yet to be applied …');
+    expect(shown[3]).toBe('cherry-pick');
+    expect(shown.at(-1)).toBe('> git che');
+    h.reader.close();
+    await line;
+  });
+
   it('keys typed while Tab waits for its answer come after it, in order', async () => {
     let answer: (v: [string[], string]) => void = () => {};
     const h = harness({ completer: () => new Promise((r) => (answer = r)) });
