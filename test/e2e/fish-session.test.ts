@@ -59,9 +59,8 @@ needs('/usr/bin/fish').describe('fish on a terminal', () => {
     await typed(t, 'set kept yes');
     await t.waitFor(PROMPT);
     const sleeping = t.mark();
-    t.line('sleep 30; echo not-reached');
-    await t.waitFor('╭─ sleep 30', { from: sleeping });
-    await new Promise((r) => setTimeout(r, 300));
+    t.line('echo started; sleep 30; echo not-reached');
+    await t.waitFor(/╭─ echo started[^\n]*\n[\s\S]*started\n/, { from: sleeping });
     t.write(KEY.ctrlC);
     const out = await t.waitFor(/exit 130/, { from: sleeping });
     expect(out).not.toContain('\nnot-reached');
@@ -71,20 +70,19 @@ needs('/usr/bin/fish').describe('fish on a terminal', () => {
   it("Tab offers fish's completions, and :why knows a fish builtin", async () => {
     const t = startTerm();
     await typed(t, 'echo warm');
-    await t.waitFor(PROMPT);
-    const mark = t.mark();
-    t.write('greet mo');
-    await t.waitFor('greet mo', { from: mark });
-    t.write(KEY.tab);
-    await t.waitFor('greet moon', { from: mark });
+    /** Types `text` at a new prompt, then Tab once it is echoed, and waits for `shown`. */
+    const tab = async (text: string, shown: RegExp | string) => {
+      await t.waitFor(PROMPT);
+      const mark = t.mark();
+      t.write(text);
+      await t.waitFor(text, { from: mark });
+      t.write(KEY.tab);
+      return { mark, shown: await t.waitFor(shown, { from: mark }) };
+    };
+    const { mark } = await tab('greet mo', 'greet moon');
     t.write(KEY.enter);
     expect(await t.waitFor(/╰─ exit \d+[^\n]*\n/, { from: mark })).toContain('hello moon');
-    await t.waitFor(PROMPT);
-    const listed = t.mark();
-    t.write('greet ');
-    await t.waitFor('greet ', { from: listed });
-    t.write(KEY.tab);
-    expect(await t.waitFor(/world\s+\(a place\)/, { from: listed })).toMatch(/moon\s+\(a place\)/);
+    expect((await tab('greet ', /world\s+\(a place\)/)).shown).toMatch(/moon\s+\(a place\)/);
     t.write(KEY.ctrlC);
     const why = t.mark();
     t.line(':why abbr -a gs git status');

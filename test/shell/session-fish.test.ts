@@ -35,10 +35,13 @@ function start(opts: { config?: string; startTimeoutMs?: number } = {}) {
   const statuses: string[] = [];
   const session = testSession('fish', home, { startTimeoutMs: opts.startTimeoutMs ?? 10_000, tmpDir: tmpdir(), status: (m) => statuses.push(m) });
   sessions.push(session);
-  const run = async (command: string, extra: { signal?: AbortSignal; inputEnds?: boolean } = {}) => {
+  const run = async (command: string, extra: { signal?: AbortSignal; inputEnds?: boolean; onOutput?: (raw: string) => void } = {}) => {
     let raw = '';
     const result = await session.run(command, {
-      onOutput: (t) => (raw += t),
+      onOutput: (t) => {
+        raw += t;
+        extra.onOutput?.(raw);
+      },
       inputEnds: extra.inputEnds ?? true,
       ...(extra.signal ? { signal: extra.signal } : {}),
     });
@@ -100,9 +103,8 @@ needs('fish').describe('fish session', () => {
     const { run } = start();
     await run('set y kept');
     const controller = new AbortController();
-    const sleeping = run('sleep 30', { signal: controller.signal });
-    setTimeout(() => controller.abort(), 300);
-    const r = await sleeping;
+    // Ctrl-C once the command runs (its output is there), not while fish still takes it in.
+    const r = await run('echo started; sleep 30', { signal: controller.signal, onOutput: (raw) => raw.includes('started') && controller.abort() });
     expect(r.exitCode).toBe(130);
     expect(r.signal).toBe('SIGINT');
     expect((await run('echo $y')).text).toBe('kept');
@@ -176,9 +178,16 @@ needs('fish').describe('fish session', () => {
 
   it('hands back whole lines typed while a command ran that it did not read', async () => {
     const { session, run } = start();
-    const running = run('sleep 0.6', { inputEnds: false });
-    setTimeout(() => session.write('echo typed-ahead\r'), 200);
-    const r = await running;
+    let typed = false;
+    // Typed once the command runs (its output is there), while it sleeps and reads nothing.
+    const r = await run('echo started; sleep 0.6', {
+      inputEnds: false,
+      onOutput: (raw) => {
+        if (typed || !raw.includes('started')) return;
+        typed = true;
+        session.write('echo typed-ahead\r');
+      },
+    });
     expect(r.typedAhead).toEqual(['echo typed-ahead']);
     expect((await run('echo next')).text).toBe('next');
   });
