@@ -185,10 +185,10 @@ needs('fish').describe('fish session', () => {
       onOutput: (raw) => {
         if (typed || !raw.includes('started')) return;
         typed = true;
-        session.write('echo typed-ahead\r');
+        session.write('echo typed-ahead\recho two\rnot a whole line');
       },
     });
-    expect(r.typedAhead).toEqual(['echo typed-ahead']);
+    expect(r.typedAhead).toEqual(['echo typed-ahead', 'echo two']);
     expect((await run('echo next')).text).toBe('next');
   });
 
