@@ -59,6 +59,8 @@ needs('fish').describe('fish session', () => {
   it('keeps variables, functions, abbreviations and the directory from line to line', async () => {
     const { session, run } = start();
     expect((await run('greet world')).text).toBe('hello world');
+    // The word exit that ends no shell: the line ends as any other.
+    expect((await run('echo exit; echo done')).text).toBe('exit\ndone');
     expect((await run('echo $FROM_RC')).text).toBe('rc-value');
     expect((await run('set x 5')).exitCode).toBe(0);
     expect((await run('echo $x')).text).toBe('5');
@@ -88,9 +90,11 @@ needs('fish').describe('fish session', () => {
 
   it("shows a syntax error as the line's output, and cancels an incomplete line", async () => {
     const { run } = start();
-    const r = await run('echo )', { inputEnds: false });
-    expect(r.exitCode).not.toBe(0);
-    expect(r.text).toContain("Unexpected ')'");
+    for (const inputEnds of [false, true]) {
+      const r = await run('echo )', { inputEnds });
+      expect(r.exitCode).toBe(123);
+      expect(r.text).toMatch(/^fish: Unexpected '\)' for unopened parenthesis\necho \)/);
+    }
     expect((await run('echo still')).text).toBe('still');
     const open = await run('echo "unclosed');
     expect(open.incomplete).toBe(true);

@@ -79,7 +79,7 @@ function __aish_postexec --on-event fish_postexec
     set -g __aish_s $status
     # Read now: once fish takes the terminal back for its line editor, the keys are its own.
     __aish_typed
-    if string match -qr -- '\bexit\b' $argv[1]
+    if string match -qr -- '(^|[;&|\n]|\b(begin|and|or|not|then|else)\s)\s*exit\b' $argv[1]
         set -g __aish_ended $__aish_v
     else
         __aish_done $__aish_s $__aish_v
@@ -102,6 +102,9 @@ function __aish_enter
         case 1
             set -l line (commandline | string collect)
             commandline -r ''
+            # A piped run's line is told apart from aish's `begin … end </dev/null` around it.
+            set -l inner (string match -r --groups-only -- '(?s)^ *begin\n(.*)\nend </dev/null$' $line | string collect)
+            test -n "$inner"; and set line $inner
             printf '\e[?2004l'
             set -l fish (status fish-path)
             $fish --no-config -n -c $line 2>&1
