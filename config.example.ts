@@ -32,8 +32,8 @@ export default defineConfig({
 
   shell: {
     // program: '/bin/zsh',               // default: $SHELL, else /bin/sh (docs/shell.md)
-    // One bash or zsh kept for the whole session behind a pseudo-terminal, reading your rc file:
-    // aliases, functions, variables, venvs and jobs live on. false (or another shell): each line
+    // One bash, zsh or fish kept for the whole session behind a pseudo-terminal, reading your rc
+    // file (config.fish): aliases, functions, variables, abbreviations, venvs and jobs live on. false (or another shell): each line
     // runs in its own `<program> -c <line>`.
     session: true,
     start_timeout_ms: 8000, // how long your rc file may take before the shell starts without it

@@ -274,7 +274,7 @@ export function buildSession(opts: SessionOptions): Session {
   return { active, render, status, background, mcp, gate, tools, core, sessions, memory, project, blocks, shell, undo, norris };
 }
 
-/** The REPL's shell: its session shell (bash or zsh with `shell.session` on), the keyboard handed to it. */
+/** The REPL's shell: its session shell (bash, zsh or fish with `shell.session` on), the keyboard handed to it. */
 function shellRunner(
   opts: SessionOptions,
   hooks: ShellHooks,

@@ -77,6 +77,19 @@ const ALWAYS_SHELL = new Set(['source', '.']);
 const EVERY_SHELL = new Set(
   'if for while until case select function time coproc ! [[ { [ test read wait trap eval exec set unset export alias unalias type command builtin history fc fg bg jobs disown pushd popd dirs umask ulimit help printf echo kill true false hash getopts cd pwd'.split(' '),
 );
+/**
+ * fish's own builtins, keywords and functions that ship with it, known the same way in a fish
+ * session (`set` is one of every shell's already; `abbr greet` and `string upper hi` are fish's).
+ */
+const FISH_ONLY = new Set(
+  'begin end not and or switch abbr funced funcsave functions string math contains count status argparse emit commandline complete set_color isatty prevd nextd dirh vared fish_add_path fish_config fish_update_completions fish_vi_key_bindings fish_default_key_bindings fish_key_reader fish_indent realpath random'.split(' '),
+);
+
+/** Whether `word` is a builtin or keyword every shell of `context`'s kind has. */
+function everyShellHas(word: string, context: RouteContext | undefined): boolean {
+  return EVERY_SHELL.has(word) || (context?.shell === 'fish' && FISH_ONLY.has(word));
+}
+
 /** Commands that change the shell or the session for good: one word of English after them sends the line to the model. */
 const STATE_CHANGING = new Set(['export', 'unset', 'eval', 'trap', 'source', '.', 'fc', 'exec', 'set', 'alias', 'unalias', 'cd', 'readonly', 'declare', 'typeset', 'local', 'clear', 'reset', 'login']);
 /** Commands that destroy or never stop: one word of English after them sends the line to the model. */
@@ -316,7 +329,7 @@ export function classify(line: string, config: RouterConfig, kindOf?: KindOf, co
   const lookup = (word: string): WordKind | null | undefined => {
     const kind = kindOf?.(word);
     if (kind) return kind;
-    return config.shell.known_commands.includes(word) || ALWAYS_SHELL.has(word) || (kind === undefined && EVERY_SHELL.has(word)) ? 'file' : kind;
+    return config.shell.known_commands.includes(word) || ALWAYS_SHELL.has(word) || (kind === undefined && everyShellHas(word, context)) ? 'file' : kind;
   };
   const all = scan(text);
   const syntax = shellSyntax(text, all, lookup, context);
@@ -329,10 +342,10 @@ export function classify(line: string, config: RouterConfig, kindOf?: KindOf, co
     return /^(exit|logout)(\s+\d+)?\s*$/.test(text) ? shell('known-command') : english(`"${first}" with words after it would end aish`);
   }
   const wordKind = kindOf?.(first);
-  const known = config.shell.known_commands.includes(first) || ALWAYS_SHELL.has(first) || (wordKind === undefined && EVERY_SHELL.has(first));
+  const known = config.shell.known_commands.includes(first) || ALWAYS_SHELL.has(first) || (wordKind === undefined && everyShellHas(first, context));
   if (wordKind || known) {
     if (wordKind === 'alias' || wordKind === 'function') return { kind: 'shell', payload: text, rule: 'shell-knows', wordKind };
-    const prose = proseAfter(first, wordKind ?? (EVERY_SHELL.has(first) ? 'builtin' : 'file'), all, lookup, context);
+    const prose = proseAfter(first, wordKind ?? (everyShellHas(first, context) ? 'builtin' : 'file'), all, lookup, context);
     if (prose) return english(prose);
     return wordKind ? { kind: 'shell', payload: text, rule: 'shell-knows', wordKind } : shell('known-command');
   }
@@ -474,6 +487,7 @@ export function explainRoute(line: string, config: RouterConfig, kindOf?: KindOf
       return `shell (rule 4: ${first} is ${KIND_WORDS[route.wordKind]})${prose}`;
     case 'known-command':
       if (!config.shell.known_commands.includes(first) && EVERY_SHELL.has(first)) return `shell (rule 4: "${first}" is a builtin or keyword of every shell)${prose}`;
+      if (!config.shell.known_commands.includes(first) && everyShellHas(first, context)) return `shell (rule 4: "${first}" is a builtin of fish)${prose}`;
       return `shell (rule 4: "${first}" is in shell.known_commands)${prose}`;
     case 'env-assignment':
       return `shell (rule 4: "${first}" is an assignment)`;

@@ -364,6 +364,22 @@ describe('the line (issue 33): shell syntax goes to the shell, English to the mo
   });
 
   it.each([
+    ['string upper hello', 'shell'],
+    ['abbr -a gs git status', 'shell'],
+    ['math 2 + 3', 'shell'],
+    ['funced greet', 'shell'],
+    ['count the lines in this file', 'ai'],
+  ] as const)("fish's builtins are known before fish answers: %s", (line, kind) => {
+    const unknown = () => undefined;
+    expect(classify(line, config, unknown, { shell: 'fish' }).kind).toBe(kind);
+    if (kind === 'shell') expect(classify(line, config, unknown, { shell: 'bash' }).kind).toBe('ai');
+  });
+
+  it(':why names a builtin of fish', () => {
+    expect(explainRoute('abbr -a gs git status', config, () => undefined, { shell: 'fish' })).toContain('"abbr" is a builtin of fish');
+  });
+
+  it.each([
     ['find all the files modified today', '"the" after "find" where an argument belongs'],
     ['touch up the readme wording please', '"the" after "touch" where a file belongs'],
     ['yes please', '"please" after "yes" where an argument belongs'],

@@ -80,7 +80,7 @@ export function secretPlaces(home: string, env: Record<string, string | undefine
 export function laterRunPlaces(tree: string, home: string, ownConfigNames: readonly string[]): string[] {
   const places = [path.join(tree, '.git'), path.join(tree, '.gitmodules')];
   if (isInside(home, tree)) {
-    const rc = ['.bashrc', '.bash_profile', '.bash_login', '.bash_logout', '.profile', '.zshenv', '.zshrc', '.zprofile', '.zlogin', '.zlogout', '.gitconfig', '.config/git'];
+    const rc = ['.bashrc', '.bash_profile', '.bash_login', '.bash_logout', '.profile', '.zshenv', '.zshrc', '.zprofile', '.zlogin', '.zlogout', '.config/fish', '.gitconfig', '.config/git'];
     places.push(...[...rc, ...ownConfigNames].map((p) => path.join(home, p)));
   }
   return places;

@@ -1,9 +1,9 @@
 // What a line changes in the shell that later commands see (issues 23 and 34): with one shell kept
-// for the session, a function or alias it defines or removes, a trap, a key binding, a completion,
-// a zsh hook, a sourced file, a name reference, a variable that steers commands (`PATH`,
-// `PROMPT_COMMAND`, `LD_PRELOAD`…) or a shell option outlives the line, so the policy always asks
-// about it, saying what changes and why that matters. Pure: it reads what the destructive check saw
-// (destructive.ts), inner scripts (`eval`, `bash -c`) included.
+// for the session, a function, alias or fish abbreviation it defines or removes, a trap, a key
+// binding, a completion, a zsh hook, a sourced file, a name reference, a variable that steers
+// commands (`PATH`, `PROMPT_COMMAND`, `LD_PRELOAD`…) or a shell option outlives the line, so the
+// policy always asks about it, saying what changes and why that matters. Pure: it reads what the
+// destructive check saw (destructive.ts), inner scripts (`eval`, `bash -c`) included.
 
 import { entry, hasOption, scanOptions } from './command-line.js';
 import type { LineReading, SeenCommand } from './destructive.js';
@@ -15,6 +15,8 @@ const STEERING = new Set([
   // run code at each prompt: bash's PROMPT_COMMAND and prompt strings, zsh's hook arrays
   ...['PROMPT_COMMAND', 'PS0', 'PS1', 'PS2', 'PS4', 'PROMPT', 'RPROMPT', 'RPS1'],
   ...['precmd', 'preexec', 'chpwd', 'periodic', 'zshexit', 'zshaddhistory'].map((hook) => `${hook}_functions`),
+  // fish: where its functions and completions are found, and its own additions to PATH
+  ...['fish_function_path', 'fish_complete_path', 'fish_user_paths'],
 ]);
 /** Of those, the ones the shell runs or draws by itself around each command. */
 const HOOKED = new Set([...STEERING].filter((name) => /^(?:PROMPT|PS|RPS|RPROMPT)|_functions$/.test(name)));
@@ -146,12 +148,34 @@ const BUILTINS: Record<string, Change> = {
   compctl: (args) => (args.length === 0 || hasOption(scanOptions(args), 'L') ? undefined : `sets the completion of '${operands(args).at(-1) ?? 'every command'}'`),
   'add-zsh-hook': (args) => first(args, (hook) => `changes the zsh hook '${hook}'`),
   ...Object.fromEntries(['declare', 'typeset', 'local'].map((name) => [name, nameReference])),
-  set: (args) => optionChange(setOptions(args)),
+  set: (args) => fishSet(args) ?? optionChange(setOptions(args)),
   setopt: (args) => optionChange(zshOptions(args, true)),
   unsetopt: (args) => optionChange(zshOptions(args, false)),
   shopt: (args) => optionChange(shoptOptions(args)),
   emulate: (args) => first(args, (mode) => `emulates ${mode} (changes shell options)`),
+  // fish's own: its functions, abbreviations and PATH (`bind KEY COMMAND` is bind's operands, above)
+  function: (args) => first(args, (n) => `defines function '${n}'`),
+  functions(args) {
+    const scanned = scanOptions(args);
+    if (hasOption(scanned, 'e', '--erase')) return first(scanned.operands, (n) => `removes function '${n}'`);
+    if (hasOption(scanned, 'c', '--copy')) return scanned.operands[1] === undefined ? undefined : `defines function '${scanned.operands[1]}'`;
+    return undefined;
+  },
+  funced: (args) => first(args, (n) => `defines function '${n}'`),
+  abbr(args) {
+    const scanned = scanOptions(args, { value: 'prf', longValue: ['--position', '--regex', '--function'] });
+    if (hasOption(scanned, 'e', '--erase')) return first(scanned.operands, (n) => `removes abbreviation '${n}'`);
+    if (hasOption(scanned, 'l', 's', 'q', '--list', '--show', '--query') || scanned.operands.length < 2) return undefined;
+    return `defines abbreviation '${scanned.operands[0]}'`;
+  },
+  fish_add_path: (args) => first(args, () => 'sets PATH'),
 };
+
+/** fish's `set [-gx…] NAME value…` of a steering variable (`set -gx PATH /evil $PATH`). */
+function fishSet(args: string[]): string | undefined {
+  const [name] = scanOptions(args).operands;
+  return name !== undefined && STEERING.has(name) && !args.includes('--') ? `sets ${name}` : undefined;
+}
 
 /**
  * bash's `bind`: any binding, removal or file read (`bind '"\C-x": "…"'`, `-x`, `-r`, `-u`, `-f`,

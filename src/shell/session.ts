@@ -1,4 +1,4 @@
-// The session's shell (SPEC §4, docs/shell.md): one interactive bash or zsh behind a
+// The session's shell (SPEC §4, docs/shell.md): one interactive bash, zsh or fish behind a
 // pseudo-terminal, started with the person's rc file and aish's integration after it, kept for the
 // whole aish session so aliases, functions, variables, the directory stack and jobs live on from
 // line to line. Commands are typed into it as a bracketed paste; the integration's markers
@@ -9,23 +9,15 @@
 //
 // Operations (a command, a query) run one at a time, in order. `run` never rejects.
 
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { constants } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { launchShell, pipedLine, type SessionShell } from './launch.js';
 import { MarkerParser, decodeField, type ShellEvent } from './markers.js';
 import { SecretMask, maskSecret } from './secret-mask.js';
 
-/** The shells aish has integration scripts for. */
-export type SessionShell = 'bash' | 'zsh';
-
-/** Which integration a shell program gets, from its name; null when it has none. */
-export function sessionShellOf(program: string): SessionShell | null {
-  const name = path.basename(program);
-  if (name === 'bash' || name.startsWith('bash-')) return 'bash';
-  if (name === 'zsh' || name.startsWith('zsh-')) return 'zsh';
-  return null;
-}
+export { sessionShellOf, type SessionShell } from './launch.js';
 
 /** The pseudo-terminal the session drives: what it uses of @lydell/node-pty's IPty. */
 export interface Pty {
@@ -254,17 +246,7 @@ export class ShellSession {
     for (const [k, v] of Object.entries(this.#opts.env)) if (v !== undefined) env[k] = v;
     if (this.#env) Object.assign(env, this.#env);
     env.TERM ||= 'xterm-256color';
-    const rc = this.#withRc ? 1 : 0;
-    if (this.#opts.kind === 'bash') {
-      const file = path.join(dir, 'bashrc');
-      writeFileSync(file, `__aish_k=${this.#secret}\n__aish_rc=${rc}\n. ${shellQuote(path.join(integration, 'bash.sh'))}\n`, { mode: 0o600 });
-      return { file: this.#opts.program, args: ['--rcfile', file, '-i'], env };
-    }
-    writeFileSync(path.join(dir, '.zshenv'), `__aish_rc=${rc}\nsource ${shellQuote(path.join(integration, 'zsh', '.zshenv'))}\n`, { mode: 0o600 });
-    writeFileSync(path.join(dir, '.zshrc'), `__aish_k=${this.#secret}\n__aish_rc=${rc}\nsource ${shellQuote(path.join(integration, 'zsh', '.zshrc'))}\n`, { mode: 0o600 });
-    if (env.ZDOTDIR !== undefined) env.__aish_user_zdotdir = env.ZDOTDIR;
-    env.ZDOTDIR = dir;
-    return { file: this.#opts.program, args: ['-i'], env };
+    return launchShell({ kind: this.#opts.kind, program: this.#opts.program, secret: this.#secret, withRc: this.#withRc, dir, integration, env });
   }
 
   #removeRcDir(): void {
@@ -577,9 +559,8 @@ export class ShellSession {
         if (again) clearInterval(again);
         resolve(run);
       };
-      // Nobody types into a piped run: its input is at its end, as before the session. A leading
-      // space stays first, where the shell looks for it (`ignorespace`: kept out of its history).
-      const line = opts.inputEnds ? `${/^ */.exec(command)![0]}{ ${command.trimStart()}\n} </dev/null` : command;
+      // Nobody types into a piped run: its input is at its end, as before the session.
+      const line = opts.inputEnds ? pipedLine(this.#opts.kind, command) : command;
       const current: Current = { started: false, keys: '', incomplete: false, interrupting: false, line, swallowed: 0, retype: false, ctrlC: false, before: '', opts, resolve: done, command };
       this.#current = current;
       opts.signal?.addEventListener('abort', onAbort);
@@ -856,7 +837,7 @@ function rcErrors(output: string): string {
     .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
     .split(/\r?\n/)
     .map((l) => l.replace(/\r/g, '').trimEnd())
-    .filter((l) => /^(bash|zsh|\/\S+): |syntax error|parse error|command not found|No such file/.test(l));
+    .filter((l) => /^(bash|zsh|fish|\/\S+): |^[~/]\S* \(line \d+\): |syntax error|parse error|command not found|Unknown command|No such file/.test(l));
   return lines.slice(0, 10).join('\n');
 }
 
@@ -868,10 +849,6 @@ function signalOf(status: number): NodeJS.Signals | null {
 function signalName(n: number): NodeJS.Signals | null {
   for (const [name, num] of Object.entries(constants.signals)) if (num === n) return name as NodeJS.Signals;
   return null;
-}
-
-function shellQuote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 /** The integration scripts: beside this module in src/, copied beside the bundle in dist/. */

@@ -2,8 +2,10 @@
 // bash writes one command a line, with a `#<seconds>` line before each when HISTTIMEFORMAT is set
 // (then the lines up to the next one are one command: `lithist`); zsh writes `: <start>:<elapsed>;`
 // before each command with EXTENDED_HISTORY, a newline inside a command as backslash-newline, and
-// its special bytes "metafied" (0x83, then the byte xor 0x20). The parser is pure; the file is read
-// only when it is a regular file, and only its tail when it is large.
+// its special bytes "metafied" (0x83, then the byte xor 0x20); fish writes a YAML-like list, an
+// entry a `- cmd: <command>` line (a newline in it as `\n`, a backslash as `\\`) and indented
+// lines after it (`when:`, `paths:`). The parser is pure; the file is read only when it is a
+// regular file, and only its tail when it is large.
 
 import { isRefused, readRegularFileTail } from '../small-file.js';
 import type { SessionShell } from './session.js';
@@ -15,6 +17,7 @@ export const SHELL_HISTORY_MAX_BYTES = 4 * 1024 * 1024;
 const META = 0x83;
 const BASH_TIME = /^#\d/;
 const ZSH_EXTENDED = /^: \d+:\d+;/;
+const FISH_CMD = '- cmd: ';
 /** An entry that could not be typed into a shell (an escape would act as a key): left out. */
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\x00-\x08\x0b-\x1f\x7f]/;
@@ -31,7 +34,8 @@ export function parseShellHistory(kind: SessionShell, bytes: Uint8Array, opts: P
   const text = new TextDecoder().decode(kind === 'zsh' ? unmetafy(bytes) : bytes);
   const lines = text.split('\n').map((line) => line.replace(/\r$/, ''));
   if (lines.at(-1) === '') lines.pop();
-  const entries = kind === 'zsh' ? zshEntries(lines, opts.cut ?? false) : bashEntries(lines, opts.cut ?? false);
+  const cut = opts.cut ?? false;
+  const entries = kind === 'zsh' ? zshEntries(lines, cut) : kind === 'fish' ? fishEntries(lines) : bashEntries(lines, cut);
   return newestFirst(entries, opts.max ?? Infinity);
 }
 
@@ -90,6 +94,12 @@ function zshEntries(lines: string[], cut: boolean): string[] {
   }
   if (current !== null) entries.push(current.slice(0, -1));
   return entries;
+}
+
+/** The `- cmd:` lines of fish's file, unescaped. A cut leaves at most an entry's indented lines or
+ * part of a line before the next `- cmd:`: skipped, as every other line is. */
+function fishEntries(lines: string[]): string[] {
+  return lines.filter((line) => line.startsWith(FISH_CMD)).map((line) => line.slice(FISH_CMD.length).replace(/\\([\\n])/g, (_, c: string) => (c === 'n' ? '\n' : '\\')));
 }
 
 /** zsh's history bytes as the text was typed: each Meta byte and the one after it become that byte xor 0x20. */

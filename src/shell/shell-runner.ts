@@ -537,7 +537,7 @@ const PROMPT_TIMEOUT_MS = 1000;
 const COMPLETE_TIMEOUT_MS = 500;
 const WORD_KINDS = new Set(['alias', 'function', 'builtin', 'keyword', 'file']);
 /** Commands that may define, remove or shadow a command word (or change PATH): answers are asked again. */
-const MAY_DEFINE = /\b(alias|unalias|function|unset|unfunction|source|enable|disable|hash|rehash|eval|exec|PATH|path|cd|pushd|popd)\b|\(\s*\)|(^|[\s;&|])\.\s/;
+const MAY_DEFINE = /\b(alias|unalias|function|unset|unfunction|source|enable|disable|hash|rehash|eval|exec|PATH|path|cd|pushd|popd|abbr|functions|funced|fish_add_path)\b|\(\s*\)|(^|[\s;&|])\.\s/;
 
 /** A path's stat, or undefined (missing, unreadable, or not a path at all). */
 function statOf(p: string): Stats | undefined {
@@ -549,7 +549,7 @@ function statOf(p: string): Stats | undefined {
 }
 
 /** Commands that may change the editing mode (`set -o vi`, `bindkey -v`, `bind`, an rc file read again). */
-const MAY_CHANGE_KEYS = /\b(set|bindkey|bind|source|exec)\b|(^|[\s;&|])\.\s/;
+const MAY_CHANGE_KEYS = /\b(set|bindkey|bind|source|exec|fish_vi_key_bindings|fish_default_key_bindings|fish_hybrid_key_bindings)\b|(^|[\s;&|])\.\s/;
 
 /**
  * `command` as the shell's history may keep it: redacted; null when it cannot be redacted (the

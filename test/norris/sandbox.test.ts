@@ -126,7 +126,7 @@ describe('secretPlaces and laterRunPlaces', () => {
   it("keeps the tree's .git and .gitmodules read-only; rc files and aish's own config too when the tree holds HOME", () => {
     expect(laterRunPlaces('/h/src/app', '/h', ['.aishrc.json'])).toEqual(['/h/src/app/.git', '/h/src/app/.gitmodules']);
     const inHome = laterRunPlaces('/h', '/h', ['.aishrc.json']);
-    expect(inHome).toEqual(expect.arrayContaining(['/h/.git', '/h/.gitmodules', '/h/.bashrc', '/h/.zshrc', '/h/.profile', '/h/.gitconfig', '/h/.aishrc.json']));
+    expect(inHome).toEqual(expect.arrayContaining(['/h/.git', '/h/.gitmodules', '/h/.bashrc', '/h/.zshrc', '/h/.config/fish', '/h/.profile', '/h/.gitconfig', '/h/.aishrc.json']));
   });
 
   it.each([

@@ -73,6 +73,7 @@ describe('the session shell\'s answer', () => {
     ['--am\x1fnd\x1f--amend\x1f--amend  -- amend previous commit', { word: '--am', filenames: false, nospace: true, candidates: ['--amend'], descriptions: ['--amend  -- amend previous commit'] }],
     ['x\x1fd\x1fa\x1fA\x1f\x1f\x1fb\x1fB', { word: 'x', filenames: false, nospace: false, candidates: ['a', 'b'], descriptions: ['A', 'B'] }],
     ['x\x1fd\x1fa\x1fA\x1fb', null],
+    ['chec\x1f\x1fcheckout\tSwitch branches\x1fcherry', { word: 'chec', filenames: false, nospace: false, candidates: ['checkout', 'cherry'], descriptions: ['checkout  (Switch branches)', 'cherry'] }],
     ['no flags field', null],
     ['x\x1fzz\x1fa', null],
   ])('parses %j', (payload, parsed) => {

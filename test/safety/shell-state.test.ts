@@ -180,6 +180,19 @@ const ASKS: [shell: string, line: string, reason: string, why: string][] = [
   ['bash', 'builtin declare -n p=PS0', "makes 'p' a name reference to 'PS0'", LATER],
   ['bash', "eval 'declare -n p=PROMPT_COMMAND'", "makes 'p' a name reference to 'PROMPT_COMMAND'", LATER],
   ['zsh', 'typeset -n p=PROMPT', "makes 'p' a name reference to 'PROMPT'", LATER],
+  // fish
+  ['fish', 'function ls; command ls -la $argv; end', "defines function 'ls'", LATER],
+  ['fish', 'function greet --on-event fish_prompt; echo hi; end', "defines function 'greet'", LATER],
+  ['fish', 'functions -c ls myls', "defines function 'myls'", LATER],
+  ['fish', 'functions -e ls', "removes function 'ls'", LATER],
+  ['fish', 'funced greet', "defines function 'greet'", LATER],
+  ['fish', 'abbr -a gs git status', "defines abbreviation 'gs'", LATER],
+  ['fish', 'abbr --add --position anywhere L "| less"', "defines abbreviation 'L'", LATER],
+  ['fish', 'abbr -e gs', "removes abbreviation 'gs'", LATER],
+  ['fish', 'set -gx PATH /tmp/evil $PATH', 'sets PATH', LATER],
+  ['fish', 'set -p fish_function_path ~/evil', 'sets fish_function_path', LATER],
+  ['fish', 'fish_add_path /tmp/evil', 'sets PATH', LATER],
+  ['fish', "bind \\ct 'git status'", 'binds a key', KEYS],
   // options that end the shell at a failing line or let a trap skip commands
   ['bash', 'set -e', 'turns on errexit', LATER],
   ['bash', 'set -euo pipefail', 'turns on errexit', LATER],
@@ -266,6 +279,7 @@ describe('look-alikes do not ask because of this rule', () => {
     ...['bind -p', 'bind -l', 'bind -P', 'bind -q kill-line', 'bindkey', 'bindkey -L', "bindkey '^X'", 'bindkey -M vicmd', 'zle -L', 'complete', 'complete -p'],
     ...['complete -p git', 'compgen -c', 'compctl -L', 'compctl', 'declare -n', 'declare +n p', 'declare -p -n p', 'set -o', 'set +o', 'shopt', 'shopt -p', 'shopt globstar'],
     ...['shopt -q extglob', 'setopt', 'emulate', 'arr[1]=x', 'read line', "printf -v out '%s' x", 'mapfile -t lines', 'printf %s PS1', 'echo PROMPT_COMMAND'],
+    ...['set x 5', 'set -gx EDITOR_THEME dark', 'abbr', 'abbr --list', 'abbr -q gs', 'functions', 'functions -q ls', 'bind'],
   ];
   it.each(underEveryMode(LOOK_ALIKES.map((line) => [line] as const)))('%j with %s runs', (line, _mode, p, norris) => {
     expect(decide({ type: 'command', command: line, norris }, p).verdict).toBe('allow');

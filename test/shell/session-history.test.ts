@@ -11,7 +11,6 @@ import { resolveConfig } from '../../src/config/schema.js';
 import { PendingOutput } from '../../src/context/pending-output.js';
 import { Redactor } from '../../src/safety/redact.js';
 import { secretShapeScan } from '../../src/secret-rules.js';
-import type { SessionShell } from '../../src/shell/session.js';
 import { ShellRunner } from '../../src/shell/shell-runner.js';
 import { fakeSecrets } from '../support/fake-secrets.js';
 import { testSession } from '../support/session-shell.js';
@@ -29,14 +28,14 @@ afterEach(async () => {
 });
 
 /** An rc file that keeps a history file and would record every line (no ignorespace of its own). */
-const RC: Record<SessionShell, { file: string; text: string }> = {
+const RC: Record<'bash' | 'zsh', { file: string; text: string }> = {
   bash: { file: '.bashrc', text: 'HISTFILE=~/hist\nHISTCONTROL=ignoredups\nshopt -s histappend\n' },
   zsh: { file: '.zshrc', text: 'HISTFILE=~/hist\nHISTSIZE=100\nSAVEHIST=100\nunsetopt hist_ignore_space\n' },
 };
 
 const bearer = fakeSecrets().find((s) => s.name === 'Authorization: Bearer header')!;
 
-function start(kind: SessionShell, opts: { isTTY?: boolean } = {}) {
+function start(kind: 'bash' | 'zsh', opts: { isTTY?: boolean } = {}) {
   writeFileSync(path.join(home, RC[kind].file), RC[kind].text);
   const resolved = resolveConfig({ models: { fast: { endpoint: 'http://127.0.0.1:1/v1', model: 'm' } } }, {});
   if (!resolved.ok) throw new Error('config');

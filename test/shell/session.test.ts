@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ShellSession, type SessionShell } from '../../src/shell/session.js';
+import { ShellSession } from '../../src/shell/session.js';
 import { parseCompletion } from '../../src/shell/completion-answer.js';
 import { screenText } from '../../src/shell/screen-text.js';
 import { testSession } from '../support/session-shell.js';
@@ -25,12 +25,12 @@ afterEach(async () => {
   rmSync(home, { recursive: true, force: true });
 });
 
-const RC: Record<SessionShell, { file: string; text: string }> = {
+const RC: Record<'bash' | 'zsh', { file: string; text: string }> = {
   bash: { file: '.bashrc', text: "alias ll='echo LL'\ngreet() { echo \"hello $1\"; }\nexport FROM_RC=rc-value\n" },
   zsh: { file: '.zshrc', text: "alias ll='echo LL'\ngreet() { echo \"hello $1\"; }\nexport FROM_RC=rc-value\n" },
 };
 
-function start(kind: SessionShell, opts: { rc?: string; startTimeoutMs?: number; tmpDir?: string } = {}) {
+function start(kind: 'bash' | 'zsh', opts: { rc?: string; startTimeoutMs?: number; tmpDir?: string } = {}) {
   writeFileSync(path.join(home, RC[kind].file), opts.rc ?? RC[kind].text);
   const statuses: string[] = [];
   const session = testSession(kind, home, {

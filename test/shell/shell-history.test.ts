@@ -35,6 +35,8 @@ describe('parseShellHistory, newest first', () => {
     ['zsh, a multi-line entry', 'zsh', ': 1700000000:0;for i in 1 2\\\ndo echo $i\\\ndone\n: 1700000001:0;pwd\n', ['pwd', 'for i in 1 2\ndo echo $i\ndone']],
     ['zsh, a plain multi-line entry', 'zsh', 'echo one\\\ntwo\nls\n', ['ls', 'echo one\ntwo']],
     ['zsh, a command with a colon that is not a timestamp', 'zsh', ': not-a-time;x\n', [': not-a-time;x']],
+    ['fish, entries with when and paths', 'fish', '- cmd: ls -a\n  when: 1700000000\n- cmd: cat notes.txt\n  when: 1700000003\n  paths:\n    - notes.txt\n', ['cat notes.txt', 'ls -a']],
+    ['fish, a newline and a backslash escaped', 'fish', "- cmd: echo 'multi\\nline'\n  when: 1\n- cmd: echo back\\\\slash\\\\n\n  when: 2\n", ['echo back\\slash\\n', "echo 'multi\nline'"]],
     ['either, a line with a control character dropped', 'bash', 'ls\necho \x1b[31mred\npwd\n', ['pwd', 'ls']],
   ] as const)('%s', (_what, kind, text, entries) => {
     expect(parseShellHistory(kind, bytes(text))).toEqual(entries);
@@ -51,6 +53,7 @@ describe('parseShellHistory, newest first', () => {
     ['bash, cut mid-line', 'bash', 'stat -c %s file\nls\npwd\n', 5, ['pwd', 'ls']],
     ['bash with timestamps, cut mid-entry', 'bash', '#1700000000\nfor x\ndo y\ndone\n#1700000001\nls\n', 20, ['ls']],
     ['zsh, cut inside a multi-line entry', 'zsh', ': 1:0;for i in 1 2\\\ndo echo $i\\\ndone\n: 2:0;pwd\n', 10, ['pwd']],
+    ['fish, cut inside an entry', 'fish', '- cmd: ls -a\n  when: 1\n  paths:\n    - x\n- cmd: pwd\n  when: 2\n', 3, ['pwd']],
     ['zsh, cut at a line start (which a tail cannot tell)', 'zsh', ': 1:0;ls\n: 2:0;pwd\n: 3:0;id\n', 9, ['id']],
   ] as const)('from a tail (%s), leaves out the entry the cut went through', (_what, kind, text, cut, entries) => {
     expect(parseShellHistory(kind, bytes(text).subarray(cut), { cut: true })).toEqual(entries);

@@ -1,4 +1,4 @@
-// A session shell as the shell tests start it: bash or zsh in `home`, with a plain environment, an
+// A session shell as the shell tests start it: bash, zsh or fish in `home`, with a plain environment, an
 // 80×24 terminal and a generous start-up limit; `extra` changes any of it.
 
 import { ShellSession, type SessionShell, type ShellSessionOptions } from '../../src/shell/session.js';
