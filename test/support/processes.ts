@@ -45,6 +45,23 @@ export function processWith(marker: string): Promise<void> {
   return until(() => holdersOf(marker).length > 0, () => `no process with ${marker}`);
 }
 
+/** True when `pid` is stopped (Ctrl-Z, SIGSTOP) or cannot be read. */
+function isStopped(pid: number): boolean {
+  try {
+    return /^[Tt]/.test(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1] ?? 'T');
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Resolves once a process whose command line holds `marker` runs (is there and not stopped): a
+ * job started or brought back by `fg`, so that a key typed now reaches it and not its shell.
+ */
+export function runningWith(marker: string): Promise<void> {
+  return until(() => holdersOf(marker).some((pid) => !isStopped(pid)), () => `no running process with ${marker}`);
+}
+
 /** Resolves once no process's command line holds `marker` (any it started gone too); rejects after a generous wait. */
 export function noProcessWith(marker: string): Promise<void> {
   return until(() => holdersOf(marker).length === 0, () => `still running: ${holdersOf(marker).join(', ')}`);
