@@ -2,9 +2,7 @@
 // every client scenario the suite has runs its own server on loopback and drives
 // test/fixtures/conformance/client.ts (aish's src/mcp code, bundled here with esbuild) against it.
 // The CLI runs on Node 20 through a resolve hook (see node20-hooks.mjs), its servers bound to
-// 127.0.0.1 by the loopback preload. The scenarios run in one CLI (`--suite all`, in parallel):
-// starting the CLI took most of a scenario's time, once for each of 26. Those that time the client
-// run alone as well, and are judged there (ALONE).
+// 127.0.0.1 by the loopback preload.
 
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -45,17 +43,22 @@ function runCli(args: string[]): Promise<CliRun> {
   return new Promise((resolve) => child.once('close', (code) => resolve({ code, output })));
 }
 
-/**
- * Scenarios judged in a CLI of their own: sse-retry times how soon the client reconnects (the
- * server's `retry: 500ms`), and with every other scenario at once on two cores it came late.
- */
-const ALONE: ReadonlySet<string> = new Set(['sse-retry']);
-
-/** The CLI's verdict on each scenario of a suite run, from its summary (`✓ name: 13 passed, 0 failed`). */
-function verdicts(output: string): Map<string, boolean> {
-  const summary = output.slice(output.indexOf('=== SUITE SUMMARY ==='));
-  return new Map([...summary.matchAll(/^([✓✗]) (\S+): \d+ passed, (\d+) failed/gm)].map((m) => [m[2]!, m[1] === '✓' && m[3] === '0']));
+/** At most `limit` at once: each CLI run starts node twice, and the machine may have two cores. */
+function limiter(limit: number): <T>(work: () => Promise<T>) => Promise<T> {
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  return async (work) => {
+    if (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+    running++;
+    try {
+      return await work();
+    } finally {
+      running--;
+      waiting.shift()?.();
+    }
+  };
 }
+const slot = limiter(2);
 
 /** The client scenario names `conformance list` prints. */
 async function clientScenarios(): Promise<string[]> {
@@ -68,9 +71,6 @@ async function clientScenarios(): Promise<string[]> {
 const scenarios = await clientScenarios();
 let workDir: string;
 let clientEntry: string;
-/** The one run of every scenario, started by the first test that needs it. */
-let suiteRun: Promise<CliRun> | undefined;
-const wholeSuite = () => (suiteRun ??= runCli(['client', '--command', `${process.execPath} ${clientEntry}`, '--suite', 'all', '--timeout', '30000']));
 
 beforeAll(async () => {
   workDir = mkdtempSync(path.join(tmpdir(), 'aish-conformance-'));
@@ -95,38 +95,19 @@ describe('the conformance suite', () => {
   it('has the client scenarios this file was written for', () => {
     expect(scenarios).toHaveLength(26);
     for (const name of NOT_YET) expect(scenarios).toContain(name);
-    for (const name of ALONE) expect(scenarios).toContain(name);
   });
-
-  it('ran every scenario against a server bound to loopback', async () => {
-    const { output } = await wholeSuite();
-    // The preload announces every listen it moved; each client was given one of those ports.
-    const announced = new Set([...output.matchAll(/aish-test-listening (\d+)/g)].map((m) => m[1]));
-    const given = [...output.matchAll(/Executing client: .* http:\/\/localhost:(\d+)/g)].map((m) => m[1]);
-    expect(given).toHaveLength(scenarios.length);
-    expect(given.filter((port) => !announced.has(port))).toEqual([]);
-    expect([...verdicts(output).keys()].sort()).toEqual([...scenarios].sort());
-  }, 120_000);
 });
 
 describe.concurrent('conformance client scenario', () => {
   it.each(scenarios)('%s', async (scenario) => {
-    let passed: boolean | undefined;
-    let output: string;
-    if (ALONE.has(scenario)) {
-      const run = await runCli(['client', '--command', `${process.execPath} ${clientEntry}`, '--scenario', scenario, '--timeout', '30000']);
-      // The scenario's server was bound to loopback (the preload announces every listen it moved).
-      expect(run.output).toMatch(/aish-test-listening \d+/);
-      output = run.output;
-      passed = run.code === 0 && /OVERALL: PASSED/.test(output);
-    } else {
-      output = (await wholeSuite()).output;
-      passed = verdicts(output).get(scenario);
-    }
+    const { code, output } = await slot(() => runCli(['client', '--command', `${process.execPath} ${clientEntry}`, '--scenario', scenario, '--timeout', '30000']));
+    // The scenario's server was bound to loopback (the preload announces every listen it moved).
+    expect(output).toMatch(/aish-test-listening \d+/);
+    const passed = code === 0 && /OVERALL: PASSED/.test(output);
     if (NOT_YET.has(scenario)) {
       expect(passed, `${scenario} passes now: take it off NOT_YET`).toBe(false);
     } else {
       expect(passed, output).toBe(true);
     }
-  }, 120_000);
+  }, 90_000);
 });
