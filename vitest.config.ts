@@ -1,8 +1,14 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Files that start the built program, a shell on a pseudo-terminal or MCP servers: each runs in a
+ * process of its own (vitest's isolation), since what they leave behind (a pty, a server, a
+ * changed environment) must not reach the next file.
+ */
+const SPAWNING = ['test/e2e/**/*.test.ts', 'test/shell/**/*.test.ts', 'test/mcp/**/*.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // A HOME and XDG directories of each file's own: never the developer's config or state.
     setupFiles: ['test/support/setup-home.ts'],
     // bash and git, which most files drive, are checked once before anything runs.
@@ -13,5 +19,15 @@ export default defineConfig({
     maxWorkers: 2,
     // The last line names the tests skipped for a program this machine lacks (test/support/needs.ts).
     reporters: ['default', './test/support/needs-reporter.ts'],
+    projects: [
+      {
+        extends: true,
+        // The other files share their workers' processes (no isolation): a fresh process and a
+        // fresh import of vitest and of src/ for each of ~130 files cost more than their tests
+        // (docs/performance.md, "The test suite"). setup-home.ts still gives each file its HOME.
+        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: SPAWNING, isolate: false },
+      },
+      { extends: true, test: { name: 'e2e', include: SPAWNING } },
+    ],
   },
 });

@@ -17,9 +17,6 @@ import type { McpClientRequests, McpServerRequests } from './session-types.js';
 import { resourceParts, type ResourcePart } from './server-content.js';
 import type { ArgumentValidator } from './validate.js';
 
-/** When a slow stdio server is said to be still starting: the usual limit of a connect. */
-const STILL_STARTING_AFTER_MS = DEFAULT_CONNECT_TIMEOUT_MS;
-
 /** `10 s`, `1.5 s`. */
 function seconds(ms: number): string {
   return `${Math.round(ms / 100) / 10} s`;
@@ -305,16 +302,18 @@ export class McpRegistry {
   }
 
   /**
-   * A stdio server allowed more than the usual 10 s (a launcher, or its own connect_timeout_ms)
-   * gets one status line when it passes them, so a slow start is not taken for a hang. HTTP
-   * servers are left out: their connect may be waiting for a login in the browser.
+   * A stdio server allowed more than the usual limit of a connect (10 s, or the registry's
+   * `connectTimeoutMs`), being a launcher or having its own connect_timeout_ms, gets one status
+   * line when it passes it, so a slow start is not taken for a hang. HTTP servers are left out:
+   * their connect may be waiting for a login in the browser.
    */
   #sayStillStarting(alias: string, cfg: McpServerConfig, timeoutMs: number): ReturnType<typeof setTimeout> | undefined {
-    if (cfg.command === undefined || timeoutMs <= STILL_STARTING_AFTER_MS || !this.#opts.onStatus) return undefined;
+    const usual = this.#opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    if (cfg.command === undefined || timeoutMs <= usual || !this.#opts.onStatus) return undefined;
     const say = this.#opts.onStatus;
     const timer = setTimeout(
-      () => say(`mcp ${alias}: still starting after ${seconds(STILL_STARTING_AFTER_MS)}; waiting up to ${seconds(timeoutMs)} (connect_timeout_ms sets the limit)`),
-      STILL_STARTING_AFTER_MS,
+      () => say(`mcp ${alias}: still starting after ${seconds(usual)}; waiting up to ${seconds(timeoutMs)} (connect_timeout_ms sets the limit)`),
+      usual,
     );
     timer.unref?.();
     return timer;

@@ -2,6 +2,8 @@
 // server-everything (streamable HTTP, started here on 127.0.0.1) for progress, structured content
 // and resource links; the fixture server (stdio, `--hostile`) for log lines and hostile bytes.
 
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RAW_CONTROL } from '../support/hostile.js';
 import { mcpE2e } from '../support/mcp-e2e.js';
@@ -9,6 +11,7 @@ import { fixtureStdio } from '../support/mcp-servers.js';
 import { textReply } from '../support/model-server.js';
 import { PtySession } from '../support/pty.js';
 import { runAish } from '../support/run-aish.js';
+import { fileAppears } from '../support/until.js';
 
 const e2e = mcpE2e((everything) => ({ everything: { url: `${everything.origin}/mcp` }, fx: fixtureStdio(['--hostile']) }), { auto_approve: ['everything__*', 'fx__*'] });
 const { call, toolTurn } = e2e;
@@ -99,15 +102,23 @@ describe('log lines and results from a hostile server', () => {
   });
 
   it('a log line that comes while the person types at the prompt waits until the line is entered', async () => {
-    e2e.server.enqueue(call('late', 'fx__log', { levels: ['error'], after_ms: 1500 }), textReply(['It will log later.']));
+    const go = path.join(e2e.h.cwd, 'log-now');
+    e2e.server.enqueue(call('late', 'fx__log', { levels: ['error'], when_file: go }), textReply(['It will log later.']));
     const t = PtySession.start({ cwd: e2e.h.cwd, env: e2e.h.env });
     try {
       await t.waitFor('[aish:fast]> ');
       t.line('log later');
       await t.waitFor('It will log later.');
       await t.waitFor('[aish:fast]> ', { from: t.text.indexOf('It will log later.') });
-      t.write('echo typed-at-the-prompt');
-      await new Promise((resolve) => setTimeout(resolve, 2500));
+      t.write('echo typed-at-the-');
+      await t.waitFor('echo typed-at-the-', { from: t.text.lastIndexOf('[aish:fast]> ') });
+      // The server logs once the file is there, and writes `.sent` when aish has read the message;
+      // the echo of the keys typed after it comes after anything aish printed on reading it.
+      writeFileSync(go, '');
+      await fileAppears(`${go}.sent`);
+      const typing = t.mark();
+      t.write('prompt');
+      await t.waitFor('prompt', { from: typing });
       expect(t.text).not.toContain('late error');
       const typed = t.mark();
       t.write('\r');

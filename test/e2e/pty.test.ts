@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeHome, type AishHome } from '../support/aish-env.js';
 import { KEY, PtySession } from '../support/pty.js';
 import { needs } from '../support/needs.js';
+import { runningWith } from '../support/processes.js';
 
 let h: AishHome;
 let term: PtySession | undefined;
@@ -47,11 +48,13 @@ describe('on a terminal', () => {
   it('Ctrl-C stops a running command and returns to the prompt', async () => {
     const t = start();
     await t.waitFor(PROMPT);
-    t.line('echo started; sleep 30; echo not-reached');
+    // A duration no other process on the machine sleeps for, to find this sleep by its command line.
+    const seconds = `30.${process.pid}${Date.now() % 100000}`;
+    t.line(`echo started; sleep ${seconds}; echo not-reached`);
     await t.waitFor(/\nstarted\r?\n/);
     // In the instant between two commands of a line, Ctrl-C can reach the shell as it starts the
     // next one, which then runs anyway (as in any terminal); a person presses it once `sleep` runs.
-    await new Promise((r) => setTimeout(r, 300));
+    await runningWith(seconds);
     const mark = t.mark();
     t.write(KEY.ctrlC);
     const out = await t.waitFor(/exit 130[\s\S]*\[aish:fast\]> /, { from: mark });

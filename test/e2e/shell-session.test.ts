@@ -11,6 +11,8 @@ import { ModelServer, textReply } from '../support/model-server.js';
 import { KEY, PtySession } from '../support/pty.js';
 import { runAish } from '../support/run-aish.js';
 import { needs } from '../support/needs.js';
+import { runningWith } from '../support/processes.js';
+import { until } from '../support/until.js';
 
 let h: AishHome;
 let term: PtySession | undefined;
@@ -66,6 +68,11 @@ async function typed(t: PtySession, line: string, end: RegExp = /╰─ exit \d+
   return t.waitFor(end, { from: mark });
 }
 
+/** A number of seconds no other process on the machine sleeps for, to find a job by its command line. */
+function unique(seconds: number): string {
+  return `${seconds}.${process.pid}${Date.now() % 100000}`;
+}
+
 function processesWith(marker: string): string[] {
   try {
     return execFileSync('pgrep', ['-f', marker], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
@@ -109,9 +116,10 @@ for (const shell of ['bash', 'zsh']) needs(`/bin/${shell}`).describe(`${shell} o
     await typed(t, 'kept=yes');
     await t.waitFor(PROMPT);
     const sleeping = t.mark();
-    t.line('sleep 30; echo not-reached');
+    const seconds = unique(30);
+    t.line(`sleep ${seconds}; echo not-reached`);
     await t.waitFor('╭─ sleep 30', { from: sleeping });
-    await new Promise((r) => setTimeout(r, 300));
+    await runningWith(seconds);
     t.write(KEY.ctrlC);
     const out = await t.waitFor(/exit 130/, { from: sleeping });
     expect(out).not.toContain('\nnot-reached');
@@ -136,9 +144,9 @@ for (const shell of ['bash', 'zsh']) needs(`/bin/${shell}`).describe(`${shell} o
     await typed(t, 'echo warm');
     await t.waitFor(PROMPT);
     const mark = t.mark();
-    // A program that hears Ctrl-C and goes on for three seconds: the cancelled line's one Ctrl-C
+    // A program that hears Ctrl-C and goes on for two seconds: the cancelled line's one Ctrl-C
     // (or none, when it comes before the trap is set and ends it) is all it hears.
-    t.write(`bash -c 'trap "echo got-INT" INT; for i in 1 2 3 4 5 6 7 8 9 10 11 12; do sleep 0.25; done; echo loop-done'\r${KEY.ctrlC}`);
+    t.write(`bash -c 'trap "echo got-INT" INT; for i in 1 2 3 4 5 6 7 8; do sleep 0.25; done; echo loop-done'\r${KEY.ctrlC}`);
     const out = await t.waitFor(/╰─ exit \d+[^\n]*\n[\s\S]*\[aish:fast\]> $/, { from: mark });
     const heard = out.split('\n').filter((line) => /^(\^C)?got-INT$/.test(line));
     expect(heard.length).toBeLessThanOrEqual(1);
@@ -149,9 +157,10 @@ for (const shell of ['bash', 'zsh']) needs(`/bin/${shell}`).describe(`${shell} o
     const t = startTerm(shell);
     await t.waitFor(PROMPT);
     const mark = t.mark();
-    t.line('sleep 40');
+    const seconds = unique(40);
+    t.line(`sleep ${seconds}`);
     await t.waitFor('╭─ sleep 40', { from: mark });
-    await new Promise((r) => setTimeout(r, 300));
+    await runningWith(seconds);
     t.write('\x1a');
     expect(await t.waitFor(/exit 148[\s\S]*\[aish:fast\]> $/, { from: mark })).toMatch(/[Ss]topped|suspended/);
     expect(await typed(t, 'jobs')).toMatch(/\[1\][^\n]*(Stopped|suspended)[^\n]*sleep 40/);
@@ -159,7 +168,7 @@ for (const shell of ['bash', 'zsh']) needs(`/bin/${shell}`).describe(`${shell} o
     const fg = t.mark();
     t.line('fg');
     await t.waitFor('╭─ fg', { from: fg });
-    await new Promise((r) => setTimeout(r, 300));
+    await runningWith(seconds);
     t.write(KEY.ctrlC);
     await t.waitFor(/exit 130/, { from: fg });
     expect(await typed(t, 'jobs; echo listed')).not.toContain('sleep 40');
@@ -169,10 +178,12 @@ for (const shell of ['bash', 'zsh']) needs(`/bin/${shell}`).describe(`${shell} o
     const t = startTerm(shell);
     expect(await typed(t, 'stty size')).toContain('\n30 100\n');
     await t.waitFor(PROMPT);
+    const resized = t.raw.length;
     t.resize(90, 25);
     // The window's SIGWINCH and keys typed in the same millisecond race in aish's event loop
-    // (stdin may be read first); a person's next line comes later than this.
-    await new Promise((r) => setTimeout(r, 200));
+    // (stdin may be read first); a person's next line comes later than this. The prompt drawn
+    // again says aish has heard it (the shell's terminal is resized in the same event).
+    await until(() => /\r\x1b\[J[^]*> $/.test(t.raw.slice(resized)), () => 'no prompt drawn again after the resize');
     expect(await typed(t, 'stty size')).toContain('\n25 90\n');
   });
 
@@ -370,12 +381,15 @@ describe('lines typed while a command runs', () => {
     h.writeConfig({ models: { fast: { endpoint: server.url, model: 'm' } } });
     const t = startTerm('bash');
     await t.waitFor(PROMPT);
+    const go = path.join(h.cwd, 'go');
     const mark = t.mark();
-    t.line('sleep 1');
-    await t.waitFor('╭─ sleep 1', { from: mark });
-    await new Promise((r) => setTimeout(r, 200));
+    t.line(`echo wai''ting; while [ ! -e ${go} ]; do sleep 0.05; done`);
+    await t.waitFor('\nwaiting\n', { from: mark });
     t.write('echo typed-ahead\r');
     t.write('hunter2 is my password\r');
+    // The terminal echoes what the command did not read; then the command ends.
+    await t.waitFor('hunter2 is my password', { from: mark });
+    writeFileSync(go, '');
     await t.waitFor(/typed-ahead\n╰─ exit 0[\s\S]*kept on the line[\s\S]*\[aish:fast\]\? hunter2 is my password$/, { from: mark });
     expect(server.requests).toHaveLength(0);
   });

@@ -254,11 +254,14 @@ describe('keys', () => {
 describe("the model's suggestions", () => {
   it('come after the idle time, in their own style, and Right takes them', async () => {
     const asked: string[] = [];
-    const h = harness({ color: true, suggestModel: { idleMs: 30, ask: async (line) => (asked.push(line), line === 'git lo' ? 'g --oneline' : null) } });
+    let answered!: () => void;
+    const answer = new Promise<void>((resolve) => (answered = resolve));
+    const ask = async (line: string) => (asked.push(line), setImmediate(answered), line === 'git lo' ? 'g --oneline' : null);
+    const h = harness({ color: true, suggestModel: { idleMs: 30, ask } });
     const line = h.reader.read('> ');
     await h.type('git lo');
     expect(h.term.lines()).toEqual(['> git lo']);
-    await new Promise((r) => setTimeout(r, 80));
+    await answer;
     await h.type('');
     expect(asked).toEqual(['git lo']);
     expect(h.term.lines()).toEqual(['> git log --oneline']);
@@ -269,12 +272,15 @@ describe("the model's suggestions", () => {
 
   it('the next key cancels the request in flight, and a key before the idle time asks nothing', async () => {
     const signals: AbortSignal[] = [];
-    const h = harness({ color: true, suggestModel: { idleMs: 30, ask: (_line, signal) => (signals.push(signal), new Promise(() => {})) } });
+    const lines: string[] = [];
+    let asked!: () => void;
+    const askedOnce = new Promise<void>((resolve) => (asked = resolve));
+    const h = harness({ color: true, suggestModel: { idleMs: 30, ask: (line, signal) => (lines.push(line), signals.push(signal), asked(), new Promise(() => {})) } });
     void h.reader.read('> ');
-    await h.type('ab');
-    await h.type('c');
-    expect(signals).toHaveLength(0);
-    await new Promise((r) => setTimeout(r, 60));
+    // The two writes reach the reader in one tick: the key comes before the idle time for sure.
+    await Promise.all([h.type('ab'), h.type('c')]);
+    await askedOnce;
+    expect(lines).toEqual(['abc']);
     expect(signals).toHaveLength(1);
     await h.type('d');
     expect(signals[0]!.aborted).toBe(true);

@@ -2,6 +2,7 @@
 // "nothing left running" means for aish's children and the ones they started in turn.
 
 import { readdirSync, readFileSync } from 'node:fs';
+import { until } from './until.js';
 
 /** True once `pid` has ended (a zombie has ended too: it only waits to be collected). */
 export function isGone(pid: number): boolean {
@@ -27,12 +28,8 @@ export function commandLine(pid: number): string {
 }
 
 /** Resolves once every pid has ended; rejects, naming the survivors, after a generous wait. */
-export async function gone(...pids: number[]): Promise<void> {
-  const deadline = Date.now() + 8000;
-  while (pids.some((pid) => !isGone(pid))) {
-    if (Date.now() > deadline) throw new Error(`still running: ${pids.filter((pid) => !isGone(pid)).join(', ')}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+export function gone(...pids: number[]): Promise<void> {
+  return until(() => pids.every(isGone), () => `still running: ${pids.filter((pid) => !isGone(pid)).join(', ')}`);
 }
 
 /** The processes whose command line holds `marker`. */
@@ -44,19 +41,28 @@ function holdersOf(marker: string): number[] {
 }
 
 /** Resolves once a process's command line holds `marker`; rejects after a generous wait. */
-export async function processWith(marker: string): Promise<void> {
-  const deadline = Date.now() + 8000;
-  while (holdersOf(marker).length === 0) {
-    if (Date.now() > deadline) throw new Error(`no process with ${marker}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+export function processWith(marker: string): Promise<void> {
+  return until(() => holdersOf(marker).length > 0, () => `no process with ${marker}`);
+}
+
+/** True when `pid` is stopped (Ctrl-Z, SIGSTOP) or cannot be read. */
+function isStopped(pid: number): boolean {
+  try {
+    return /^[Tt]/.test(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1] ?? 'T');
+  } catch {
+    return true;
   }
 }
 
+/**
+ * Resolves once a process whose command line holds `marker` runs (is there and not stopped): a
+ * job started or brought back by `fg`, so that a key typed now reaches it and not its shell.
+ */
+export function runningWith(marker: string): Promise<void> {
+  return until(() => holdersOf(marker).some((pid) => !isStopped(pid)), () => `no running process with ${marker}`);
+}
+
 /** Resolves once no process's command line holds `marker` (any it started gone too); rejects after a generous wait. */
-export async function noProcessWith(marker: string): Promise<void> {
-  const deadline = Date.now() + 8000;
-  while (holdersOf(marker).length > 0) {
-    if (Date.now() > deadline) throw new Error(`still running: ${holdersOf(marker).join(', ')}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+export function noProcessWith(marker: string): Promise<void> {
+  return until(() => holdersOf(marker).length === 0, () => `still running: ${holdersOf(marker).join(', ')}`);
 }
