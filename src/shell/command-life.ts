@@ -272,7 +272,7 @@ function done(state: LifeState, fields: string[]): Step {
   // person cancelled it meanwhile.
   if (notStarted(state) && typedField.includes(KILL_LINE)) {
     const swallowed = 'swallowed' in state ? state.swallowed : 0;
-    if (state.type === 'interrupting' || state.type === 'cut') return end(state, INTERRUPTED, effects);
+    if (state.type === 'interrupting' || state.type === 'cut') return end(INTERRUPTED, effects);
     if (swallowed < SWALLOWED_RETYPES) return { state: { type: 'retyping', typed: state.typed, keys: state.keys, swallowed: swallowed + 1 }, effects };
   }
   const exitCode = Number.parseInt(status ?? '', 10);
@@ -289,12 +289,12 @@ function done(state: LifeState, fields: string[]): Step {
   // The jobs to hang up at the end, known before the end: a loaded machine may not leave time to
   // ask then. Asked only after a line that may have started or changed one.
   const after: LifeEffect[] = JOB_WORDS.test(state.typed.command) || code === 148 ? [{ type: 'ask-jobs' }] : [];
-  const ended = end(state, run, effects);
+  const ended = end(run, effects);
   return { state: ended.state, effects: [...ended.effects, ...after] };
 }
 
 /** The command is over: its timers go, its run resolves, the shell is idle. */
-function end(_state: LifeState, run: SessionRun, effects: LifeEffect[]): Step {
+function end(run: SessionRun, effects: LifeEffect[]): Step {
   return { state: { type: 'idle' }, effects: [...effects, ...COMMAND_TIMERS.map((id): LifeEffect => ({ type: 'cancel', id })), { type: 'resolve-run', run }] };
 }
 
@@ -337,7 +337,7 @@ function interrupt(state: LifeState): Step {
       return { state: { ...state, keys: '' }, effects: [] };
     case 'retyping':
       // The command never ran and is not typed yet: it ends here, and the prompt comes next.
-      return end(state, INTERRUPTED, []);
+      return end(INTERRUPTED, []);
     default:
       return { state, effects: [] };
   }
@@ -378,7 +378,7 @@ function exit(state: LifeState, event: Extract<LifeEvent, { type: 'exit' }>): St
     during = 'command';
     byExit ||= !signal && /^\s*(exit|logout)(\s|;|$)/.test(state.typed.command);
     const exitCode = event.signal ? 128 + event.signal : event.exitCode;
-    effects.push(...end(state, { exitCode, signal, typedAhead: [], shellEnded: { reason, byExit } }, []).effects);
+    effects.push(...end({ exitCode, signal, typedAhead: [], shellEnded: { reason, byExit } }, []).effects);
   }
   return { state: { type: 'dead' }, effects: [...effects, { type: 'ended', during, reason, byExit }] };
 }
