@@ -145,6 +145,7 @@ describe('lines the shell does not run as typed', () => {
     ['an incomplete line: Ctrl-C at once and each second until the shell gives it up', [[0, run('echo "x')], [10, P], [2100, D('130')]], ['0 type echo "x', '10 ^C', '1010 ^C', '2010 ^C', '2100 run 130 incomplete']],
     ['an incomplete line keeps the lines typed ahead', [[0, run('for x')], [2, key('ls\r')], [10, P], [20, D('130')]], ['0 type for x', '10 ^C', '20 run 130 typed ls incomplete']],
     ['typing the end hook read as lines typed ahead is typed again at the next prompt', [[0, run('echo next-ran')], [10, D('0', swallowed('echo next-ran'))], [20, R], [30, C], [31, out('next-ran\r\n')], [32, D('0')]], ['0 type echo next-ran', '20 type echo next-ran', '31 output "next-ran\\r\\n"', '32 run 0']],
+    ['typing swallowed after zle ran its kill-line key (the paste alone read back): typed again too', [[0, run('echo next-ran')], [10, D('130', '\x1b[200~echo next-ran\x1b[201~\x1f')], [20, R], [30, C], [32, D('0')]], ['0 type echo next-ran', '20 type echo next-ran', '32 run 0']],
     [
       'typed again three times at most; then it ends with what the shell said',
       [[0, run('x')], [10, D('0', swallowed('x'))], [20, R], [30, D('0', swallowed('x'))], [40, R], [50, D('0', swallowed('x'))], [60, R], [70, D('0', 'ls\x1f')]].map(([t, e]) => [t, e] as [number, LifeEvent]),
