@@ -12,10 +12,10 @@ import path from 'node:path';
 import { step, type LifeEffect, type LifeEvent, type LifeState, type SessionRun, type TimerId } from './command-life.js';
 import { MarkerParser, decodeField } from './markers.js';
 import { ShellJobs, hangUp, hangUpShell, pidsIn } from './shell-jobs.js';
-import { ShellProcess, type SessionShell, type SpawnPty } from './shell-process.js';
+import { ShellProcess, type SessionShell, type ShellStartOptions } from './shell-process.js';
 
 export { typedLines, type SessionRun } from './command-life.js';
-export type { Pty, SessionShell, SpawnPty } from './shell-process.js';
+export type { Pty, SessionShell, ShellStartOptions, SpawnPty } from './shell-process.js';
 
 /** Which integration a shell program gets, from its name; null when it has none. */
 export function sessionShellOf(program: string): SessionShell | null {
@@ -25,22 +25,7 @@ export function sessionShellOf(program: string): SessionShell | null {
   return null;
 }
 
-export interface ShellSessionOptions {
-  program: string;
-  kind: SessionShell;
-  cwd: string;
-  env: Record<string, string | undefined>;
-  /** The terminal's size, for the shell's pseudo-terminal. */
-  size: () => { cols: number; rows: number };
-  /** How long the rc files may take before the shell is started without them. */
-  startTimeoutMs: number;
-  /** Where the per-session rc file with the secret is written (and removed once read). */
-  tmpDir: string;
-  /** Status lines: the shell ended and was replaced, an rc file failed. */
-  status: (message: string) => void;
-  /** The pty package, loaded when the first shell starts (a test may give another). */
-  spawnPty?: SpawnPty;
-}
+export type ShellSessionOptions = ShellStartOptions;
 
 export interface RunOptions {
   /** The command's output as the terminal gets it (colours, cursor moves), markers removed. */

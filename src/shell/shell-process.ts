@@ -23,15 +23,25 @@ export interface Pty {
 
 export type SpawnPty = (file: string, args: string[], opts: { cols: number; rows: number; cwd: string; env: Record<string, string>; name: string }) => Pty;
 
-export interface ShellProcessOptions {
+/** What a session's shell is started with. */
+export interface ShellStartOptions {
   program: string;
   kind: SessionShell;
+  cwd: string;
   env: Record<string, string | undefined>;
+  /** The terminal's size, for the shell's pseudo-terminal. */
   size: () => { cols: number; rows: number };
+  /** How long the rc files may take before the shell is started without them. */
   startTimeoutMs: number;
+  /** Where the per-session rc file with the secret is written (and removed once read). */
   tmpDir: string;
+  /** Status lines: the shell ended and was replaced, an rc file failed. */
   status: (message: string) => void;
+  /** The pty package, loaded when the first shell starts (a test may give another). */
   spawnPty?: SpawnPty;
+}
+
+export interface ShellProcessOptions extends Omit<ShellStartOptions, 'cwd'> {
   /** The session's secret, for the per-session rc file. */
   secret: string;
   /** Where a new shell starts, and the exported environment it gets when one is known. */
