@@ -38,7 +38,7 @@ export interface Typed {
  * shell wanted more: Ctrl-C each second until it gives the line up), `retyping` (the shell read
  * aish's typing as lines typed ahead: typed again at its next prompt), `running` (started; `keys`
  * are held keys waiting out `HELD_KEYS_MS`), `interrupted` (running, and aish typed Ctrl-C: a
- * prompt without the end marker ends it).
+ * prompt without the end marker ends it; `keys` held before its start come back at its end).
  */
 export type LifeState =
   | { type: 'dead' }
@@ -46,12 +46,12 @@ export type LifeState =
   | { type: 'idle' }
   | { type: 'querying'; id: string }
   | { type: 'typed'; typed: Typed; keys: string; before: string; swallowed: number }
-  | { type: 'interrupting'; typed: Typed; before: string; swallowed: number }
+  | { type: 'interrupting'; typed: Typed; keys: string; before: string; swallowed: number }
   | { type: 'cut'; typed: Typed; keys: string; before: string; swallowed: number }
   | { type: 'incomplete'; typed: Typed; keys: string }
   | { type: 'retyping'; typed: Typed; keys: string; swallowed: number }
   | { type: 'running'; typed: Typed; keys: string }
-  | { type: 'interrupted'; typed: Typed };
+  | { type: 'interrupted'; typed: Typed; keys: string };
 
 export type LifeEvent =
   /** A new shell was spawned: it reads its rc files until its first prompt. */
@@ -248,9 +248,11 @@ function start(state: LifeState): Step {
       // them); a command over by then never sees them, and they come back as typed lines at its
       // end instead of racing the shell's own prompt. A Ctrl-C that waited for the start is such
       // a key: at the start itself the shell still holds the terminal and would take it instead.
-      // One typed before the start (`cut`) makes the command one aish interrupted.
-      if (state.type === 'cut') return { state: { type: 'interrupted', typed: state.typed }, effects: [] };
-      const keys = state.type === 'interrupting' ? '\x03' : state.keys;
+      // Keys typed after it go after it, as in a terminal (the end hook reads them back as lines
+      // typed ahead). One typed before the start (`cut`) makes the command one aish interrupted;
+      // keys held since come back at its end.
+      if (state.type === 'cut') return { state: { type: 'interrupted', typed: state.typed, keys: state.keys }, effects: [] };
+      const keys = state.type === 'interrupting' ? `\x03${state.keys}` : state.keys;
       const effects: LifeEffect[] = [{ type: 'cancel', id: 'interrupt-wait' }];
       if (keys) effects.push({ type: 'schedule', id: 'held-keys', ms: HELD_KEYS_MS });
       return { state: { type: 'running', typed: state.typed, keys }, effects };
@@ -303,7 +305,7 @@ function end(run: SessionRun, effects: LifeEffect[]): Step {
 function key(state: LifeState, data: string): Step {
   switch (state.type) {
     case 'running':
-      if (data.includes('\x03')) return { state: { type: 'interrupted', typed: state.typed }, effects: [{ type: 'cancel', id: 'held-keys' }, { type: 'write', data }] };
+      if (data.includes('\x03')) return { state: { type: 'interrupted', typed: state.typed, keys: '' }, effects: [{ type: 'cancel', id: 'held-keys' }, { type: 'write', data }] };
       // Keys still held for the start go first.
       if (state.keys) return { state: { ...state, keys: state.keys + data }, effects: [] };
       return { state, effects: [{ type: 'write', data }] };
@@ -312,7 +314,6 @@ function key(state: LifeState, data: string): Step {
     default:
       if (!notStarted(state)) return { state, effects: [] };
       if (data === '\x03') return interrupt(state);
-      if (state.type === 'interrupting') return { state, effects: [] };
       return { state: { ...state, keys: state.keys + data }, effects: [] };
   }
 }
@@ -329,10 +330,10 @@ function interrupt(state: LifeState): Step {
   switch (state.type) {
     case 'running':
     case 'interrupted':
-      return { state: { type: 'interrupted', typed: state.typed }, effects: [{ type: 'cancel', id: 'held-keys' }, { type: 'write', data: '\x03' }] };
+      return { state: { type: 'interrupted', typed: state.typed, keys: '' }, effects: [{ type: 'cancel', id: 'held-keys' }, { type: 'write', data: '\x03' }] };
     case 'typed':
     case 'cut':
-      return { state: { type: 'interrupting', typed: state.typed, before: state.before, swallowed: state.swallowed }, effects: [{ type: 'schedule', id: 'interrupt-wait', ms: INTERRUPT_WAIT_MS }] };
+      return { state: { type: 'interrupting', typed: state.typed, keys: '', before: state.before, swallowed: state.swallowed }, effects: [{ type: 'schedule', id: 'interrupt-wait', ms: INTERRUPT_WAIT_MS }] };
     case 'incomplete':
       // Ctrl-C goes each second already.
       return { state: { ...state, keys: '' }, effects: [] };
@@ -348,10 +349,10 @@ function timer(state: LifeState, id: TimerId): Step {
   switch (id) {
     case 'held-keys':
       if (state.type !== 'running' || !state.keys) return { state, effects: [] };
-      return { state: state.keys.includes('\x03') ? { type: 'interrupted', typed: state.typed } : { ...state, keys: '' }, effects: [{ type: 'write', data: state.keys }] };
+      return { state: state.keys.includes('\x03') ? { type: 'interrupted', typed: state.typed, keys: '' } : { ...state, keys: '' }, effects: [{ type: 'write', data: state.keys }] };
     case 'interrupt-wait':
       if (state.type !== 'interrupting') return { state, effects: [] };
-      return { state: { type: 'cut', typed: state.typed, keys: '', before: state.before, swallowed: state.swallowed }, effects: [{ type: 'write', data: '\x03' }] };
+      return { state: { type: 'cut', typed: state.typed, keys: state.keys, before: state.before, swallowed: state.swallowed }, effects: [{ type: 'write', data: '\x03' }] };
     case 'incomplete':
       if (state.type !== 'incomplete') return { state, effects: [] };
       return { state, effects: [{ type: 'write', data: '\x03' }, { type: 'schedule', id: 'incomplete', ms: INCOMPLETE_CTRL_C_MS }] };
