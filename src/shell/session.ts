@@ -9,7 +9,7 @@
 // Operations (a command, a query) run one at a time, in order. `run` never rejects.
 
 import path from 'node:path';
-import { step, type LifeEffect, type LifeEvent, type LifeState, type SessionRun, type TimerId } from './command-life.js';
+import { step, typedLines, type LifeEffect, type LifeEvent, type LifeState, type SessionRun, type TimerId } from './command-life.js';
 import { MarkerParser, decodeField } from './markers.js';
 import { ShellJobs, hangUp, hangUpShell, pidsIn } from './shell-jobs.js';
 import { ShellProcess, type SessionShell, type ShellStartOptions } from './shell-process.js';
@@ -68,6 +68,9 @@ export class ShellSession {
   #atPrompt: (() => void) | null = null;
   /** What the shell printed outside any command and query since last handed over (`aside`). */
   #aside = '';
+  /** Keys typed while a run waits for the shell (its start, its prompt), given to the run once
+   * it is typed: dropped, a Ctrl-Z pressed while a slow rc file was read never reached the command. */
+  #early: string[] | null = null;
 
   constructor(opts: ShellSessionOptions) {
     this.#opts = opts;
@@ -134,27 +137,34 @@ export class ShellSession {
 
   /** Runs `command` as if typed at the shell's prompt. Never rejects. */
   run(command: string, opts: RunOptions): Promise<SessionRun> {
+    if (!this.#inCommand) this.#early ??= [];
     return this.#serial(() => this.#runNow(command, opts));
   }
 
   async #runNow(command: string, opts: RunOptions): Promise<SessionRun> {
-    if (opts.signal?.aborted) return { exitCode: 130, signal: 'SIGINT', typedAhead: [] };
     // Typed into the shell's line editor, a control character would act as a key (Ctrl-C drops
     // what came before it, CR ends the line, ESC could end the paste): such a command is refused.
     // A newline stays: a typed multi-line input is one paste.
+    const ok = !opts.signal?.aborted && !CONTROL_IN_COMMAND.test(command) && (await this.#whenReady());
+    const early = this.#early ?? [];
+    this.#early = null;
     if (CONTROL_IN_COMMAND.test(command)) return { exitCode: 2, signal: null, typedAhead: [], error: 'a command with a control character cannot be typed into the shell' };
-    const ok = await this.#whenReady();
     // Interrupted while the shell was still starting: the command never starts.
     if (opts.signal?.aborted) return { exitCode: 130, signal: 'SIGINT', typedAhead: [] };
-    if (!ok || this.#closed || this.#state.type !== 'idle') return { exitCode: 127, signal: null, typedAhead: [], error: this.failure ?? 'the shell is not running' };
+    if (!ok || this.#closed || this.#state.type !== 'idle') return { exitCode: 127, signal: null, typedAhead: typedLines(early.join('')), error: this.failure ?? 'the shell is not running' };
     const onAbort = () => this.#feed({ type: 'abort' });
     const run = await new Promise<SessionRun>((resolve) => {
       this.#run = { opts, resolve };
       opts.signal?.addEventListener('abort', onAbort);
       this.#feed({ type: 'run', command, inputEnds: opts.inputEnds === true });
+      for (const data of early) this.#feed({ type: 'key', data });
     });
     opts.signal?.removeEventListener('abort', onAbort);
     return run;
+  }
+
+  get #inCommand(): boolean {
+    return 'typed' in this.#state;
   }
 
   /** True once the shell shows its prompt (started, and done with the last command). */
@@ -177,9 +187,10 @@ export class ShellSession {
     return text;
   }
 
-  /** Keys typed while a command runs. */
+  /** Keys typed while a command runs (or waits for the shell to take it). */
   write(data: string): void {
-    this.#feed({ type: 'key', data });
+    if (this.#early) this.#early.push(data);
+    else this.#feed({ type: 'key', data });
   }
 
   resize(cols: number, rows: number): void {
