@@ -262,6 +262,12 @@ describe('edges of the program', () => {
     }
   });
 
+  it('the shell\'s command life (shell/command-life.ts) is pure: of node it takes only the signal numbers (node:os), of aish only types', () => {
+    const imports = graph.get(path.join('shell', 'command-life.ts'))!;
+    for (const imp of imports.filter((i) => i.target.startsWith('node:'))) expect(imp.target).toBe('node:os');
+    for (const imp of imports.filter((i) => i.internal)) expect(imp.typeOnly, imp.target).toBe(true);
+  });
+
   it.each(['context', 'turn', 'safety', 'model-routing'])('%s/ does no I/O of its own: it imports no node: module', (unit) => {
     for (const file of files.filter((f) => unitOf(f) === unit)) {
       for (const imp of graph.get(file)!) expect(imp.target.startsWith('node:'), `${file} imports ${imp.target}`).toBe(false);

@@ -114,3 +114,14 @@ export function decodeField(field: string): string {
   if (!field.includes('%')) return field;
   return field.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
+
+/** The `env` query's answer: `NAME=value` entries after `\x1f`, each value escaped once more than
+ * the field that carries them all. */
+export function parseEnv(payload: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const entry of payload.split('\x1f')) {
+    const eq = entry.indexOf('=');
+    if (eq > 0) env[entry.slice(0, eq)] = decodeField(entry.slice(eq + 1));
+  }
+  return env;
+}

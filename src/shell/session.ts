@@ -1,69 +1,26 @@
 // The session's shell (SPEC §4, docs/shell.md): one interactive bash, zsh or fish behind a
-// pseudo-terminal, started with the person's rc file and aish's integration after it, kept for the
-// whole aish session so aliases, functions, variables, the directory stack and jobs live on from
-// line to line. Commands are typed into it as a bracketed paste; the integration's markers
-// (markers.ts, with a per-session secret) say where a command's output starts and ends, its exit
-// status and the shell's directory. Everything the shell prints outside a command (its prompt,
-// the echo of the typed line) is dropped. A shell that dies is replaced with a status line; one
-// whose rc file exits or hangs is started again without rc files.
+// pseudo-terminal, kept for the whole aish session so aliases, functions, variables, the directory
+// stack and jobs live on from line to line. Commands are typed into it as a bracketed paste; the
+// integration's markers (markers.ts, with a per-session secret) say where a command's output starts
+// and ends, its exit status and the shell's directory. This class only wires the parts: the
+// process (shell-process.ts), the pure command life (command-life.ts) whose effects it performs
+// with real timers, and the jobs hung up at the end (shell-jobs.ts).
 //
 // Operations (a command, a query) run one at a time, in order. `run` never rejects.
 
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { constants } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { launchShell, pipedLine, type SessionShell } from './launch.js';
-import { MarkerParser, decodeField, type ShellEvent } from './markers.js';
+import { step, typedLines, type LifeEffect, type LifeEvent, type LifeState, type SessionRun, type TimerId } from './command-life.js';
+import { pipedLine } from './launch.js';
+import { MarkerParser, parseEnv } from './markers.js';
 import { SecretMask, maskSecret } from './secret-mask.js';
+import { ShellJobs, hangUp, hangUpShell, pidsIn } from './shell-jobs.js';
+import { ShellProcess, type SessionShell, type ShellStartOptions } from './shell-process.js';
 
-export { sessionShellOf, type SessionShell } from './launch.js';
+export { typedLines, type SessionRun } from './command-life.js';
+export type { Pty, SessionShell, ShellStartOptions, SpawnPty } from './shell-process.js';
 
-/** The pseudo-terminal the session drives: what it uses of @lydell/node-pty's IPty. */
-export interface Pty {
-  readonly pid: number;
-  write(data: string): void;
-  resize(cols: number, rows: number): void;
-  kill(signal?: string): void;
-  onData(listener: (data: string) => void): { dispose(): void };
-  onExit(listener: (e: { exitCode: number; signal?: number }) => void): { dispose(): void };
-}
+export { sessionShellOf } from './launch.js';
 
-export type SpawnPty = (file: string, args: string[], opts: { cols: number; rows: number; cwd: string; env: Record<string, string>; name: string }) => Pty;
-
-export interface ShellSessionOptions {
-  program: string;
-  kind: SessionShell;
-  cwd: string;
-  env: Record<string, string | undefined>;
-  /** The terminal's size, for the shell's pseudo-terminal. */
-  size: () => { cols: number; rows: number };
-  /** How long the rc files may take before the shell is started without them. */
-  startTimeoutMs: number;
-  /** Where the per-session rc file with the secret is written (and removed once read). */
-  tmpDir: string;
-  /** Status lines: the shell ended and was replaced, an rc file failed. */
-  status: (message: string) => void;
-  /** The pty package, loaded when the first shell starts (a test may give another). */
-  spawnPty?: SpawnPty;
-}
-
-/** How a command ended in the session. */
-export interface SessionRun {
-  /** The shell's `$?`; 128+N for a signal; the shell's own code when it died. */
-  exitCode: number;
-  /** The signal name when the status says one ended the command. */
-  signal: NodeJS.Signals | null;
-  /** Set when the shell itself ended during the command (`exit`, killed, `exec` ended); unless
-   * `byExit`, a new shell is starting. */
-  shellEnded?: { reason: string; byExit: boolean };
-  /** Whole lines typed while the command ran that it did not read: aish runs them next. */
-  typedAhead: string[];
-  /** The command never started: the shell wanted more input (an unclosed quote or block). */
-  incomplete?: boolean;
-  /** The command could not be given to a shell (none could start). */
-  error?: string;
-}
+export type ShellSessionOptions = ShellStartOptions;
 
 export interface RunOptions {
   /** The command's output as the terminal gets it (colours, cursor moves), markers removed. */
@@ -77,97 +34,67 @@ export interface RunOptions {
   inputEnds?: boolean;
 }
 
-type Phase = 'starting' | 'idle' | 'running' | 'querying' | 'dead';
-
-/** Bracketed paste around a command, with a key bound to kill-whole-line first (anything left on
- * the shell's line is gone) and Enter after. */
-const KILL_LINE = '\x1b[9901~';
-const QUERY_KEY = '\x1b[9902~';
-const PASTE_START = '\x1b[200~';
-const PASTE_END = '\x1b[201~';
-/** readline and zle turn bracketed paste off as they hand a line over: the echo ends there. */
-const PASTE_OFF = '\x1b[?2004l';
-/** How long after its start a command gets the keys typed before it started. */
-const HELD_KEYS_MS = 50;
-/** How long a Ctrl-C waits for the command to start before it is typed anyway. */
-const INTERRUPT_WAIT_MS = 1000;
-/** How often a command whose typing the shell read as typed-ahead lines is typed again. */
-const SWALLOWED_RETYPES = 3;
 /** Control characters a command may not hold (tab and newline are fine). */
 // eslint-disable-next-line no-control-regex
 const CONTROL_IN_COMMAND = /[\x00-\x08\x0b-\x1f\x7f]/;
-/** What is kept of the shell's output between a command being sent and its start. */
-const MAX_BEFORE = 64 * 1024;
-
-interface Current {
-  started: boolean;
-  /** Keys typed before the command started: held, then passed on at its start (typed while the
-   * shell's line editor reads the command, they would join its line instead). */
-  keys: string;
-  /** The shell showed its continuation prompt before the command started. */
-  incomplete: boolean;
-  /** A Ctrl-C waits for the command's start (see `#interrupt`). */
-  interrupting: boolean;
-  /** What aish types for the command (between the bracketed-paste marks). */
-  line: string;
-  /** Times the shell read aish's typing as lines typed ahead instead of running it (see `#done`). */
-  swallowed: number;
-  /** The command is typed again at the next prompt. */
-  retype: boolean;
-  /** aish typed Ctrl-C for the command once it had started (or had waited for its start). */
-  ctrlC: boolean;
-  before: string;
-  opts: RunOptions;
-  resolve: (run: SessionRun) => void;
-  command: string;
-}
-
-interface Query {
-  id: string;
-  resolve: (payload: string | null) => void;
-}
+/** What is kept of what the shell printed at its prompt until it is handed over. */
+const MAX_ASIDE = 64 * 1024;
 
 export class ShellSession {
   readonly #opts: ShellSessionOptions;
   readonly #secret = Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(16))).toString('hex');
-  #pty: Pty | null = null;
+  readonly #process: ShellProcess;
+  readonly #jobs = new ShellJobs();
   #parser = new MarkerParser(this.#secret);
-  /** Masks any piece of the secret in the shell's output (secret-mask.ts). */
+  /** Masks any piece of the secret in the shell's output, across chunks (secret-mask.ts). */
   #mask = new SecretMask(this.#secret);
-  #phase: Phase = 'dead';
-  #cwd: string;
-  #env: Record<string, string> | null = null;
-  /** Resolves when the shell is ready for a line (true), or when none could start (false). */
-  #ready: Promise<boolean> | null = null;
-  #markReady: ((ok: boolean) => void) | null = null;
-  #current: Current | null = null;
-  #query: Query | null = null;
+  #state: LifeState = { type: 'dead' };
+  readonly #timers = new Map<TimerId, NodeJS.Timeout>();
+  /** The run and the query in the shell now, as the machine resolves them. */
+  #run: { opts: RunOptions; resolve: (run: SessionRun) => void } | null = null;
+  #query: ((payload: string | null) => void) | null = null;
   #queue: Promise<unknown> = Promise.resolve();
   #queryCount = 0;
-  /** The rc files are read (false once they failed: exit or hang). */
-  #withRc = true;
-  /** Output before the first prompt: what the rc files said. */
-  #startOutput = '';
-  #startTimer: NodeJS.Timeout | null = null;
-  #rcDir: string | null = null;
+  #cwd: string;
+  #env: Record<string, string> | null = null;
   #closed = false;
-  /** Why a start failed for good: the session cannot run lines. */
-  #failure: string | null = null;
   #onCwd: ((cwd: string) => void) | null = null;
-  /** The shell's jobs (`jobs -p`) as last asked: hung up at the end if it cannot be asked then. */
-  #jobs = '';
-  /** The jobs being asked after a line (see #finish), until the answer is in. */
-  #jobsAsked: Promise<void> | null = null;
   /** Resolves at the shell's next prompt: after a command's end, the next line waits for it
    * (typed before it, the line would meet the terminal's cooked mode and its echo). */
   #prompt: Promise<void> = Promise.resolve();
   #atPrompt: (() => void) | null = null;
   /** What the shell printed outside any command and query since last handed over (`aside`). */
   #aside = '';
+  /** Keys typed while a run waits for the shell (its start, its prompt), given to the run once
+   * it is typed: dropped, a Ctrl-Z pressed while a slow rc file was read never reached the command. */
+  #early: string[] | null = null;
 
   constructor(opts: ShellSessionOptions) {
     this.#opts = opts;
     this.#cwd = opts.cwd;
+    this.#process = new ShellProcess({
+      ...opts,
+      secret: this.#secret,
+      cwd: () => this.#cwd,
+      exported: () => this.#env,
+      onSpawn: () => {
+        this.#parser = new MarkerParser(this.#secret);
+        this.#mask = new SecretMask(this.#secret);
+        this.#aside = '';
+        this.#reachedPrompt();
+        this.#prompt = Promise.resolve();
+        this.#feed({ type: 'spawned' });
+      },
+      onData: (data) => {
+        // The secret never leaves, not even a piece of it: `set` or `echo ${__aish_k:0:20}` would
+        // print it, and with it a program could forge markers. A marker ends the output before it.
+        for (const event of this.#parser.push(data)) {
+          this.#output(event.type === 'output' ? this.#mask.push(event.text) : this.#mask.flush());
+          if (event.type === 'marker') this.#feed({ type: 'marker', kind: event.kind, fields: event.fields });
+        }
+      },
+      onExit: (e, pid) => this.#exited(e, pid),
+    });
   }
 
   /** Which shell this is (its history file's format). */
@@ -182,17 +109,22 @@ export class ShellSession {
 
   /** `start` was called (the shell is starting or up) and it has not died since. */
   get started(): boolean {
-    return this.#ready !== null && this.#phase !== 'dead' && !this.#closed;
+    return this.#process.started && this.#state.type !== 'dead' && !this.#closed;
   }
 
   /** The shell is up and has read its rc files (a question to it is answered at once). */
   get alive(): boolean {
-    return this.#phase === 'idle' || this.#phase === 'running' || this.#phase === 'querying';
+    return this.#state.type !== 'dead' && this.#state.type !== 'starting';
   }
 
   /** Why no shell can run lines (the caller falls back to one process per line); null when fine. */
   get failure(): string | null {
-    return this.#failure;
+    return this.#process.failure;
+  }
+
+  /** Whether the shell ended for good (`exit` typed, or aish closed it). */
+  get ended(): boolean {
+    return this.#closed;
   }
 
   /** Called with the new directory whenever a command changed it. */
@@ -203,369 +135,41 @@ export class ShellSession {
   /** Starts the shell (behind the prompt); resolves when it can take a line, false if it never can. */
   start(): Promise<boolean> {
     if (this.#closed) return Promise.resolve(false);
-    if (this.#ready && this.#phase !== 'dead') return this.#ready;
-    this.#ready = new Promise((resolve) => (this.#markReady = resolve));
-    void this.#spawn();
-    return this.#ready;
-  }
-
-  async #spawn(): Promise<void> {
-    let spawnPty = this.#opts.spawnPty;
-    try {
-      spawnPty ??= await loadPty();
-      const { file, args, env } = this.#launch();
-      const { cols, rows } = this.#opts.size();
-      this.#parser = new MarkerParser(this.#secret);
-      this.#mask = new SecretMask(this.#secret);
-      this.#startOutput = '';
-      this.#aside = '';
-      this.#atPrompt?.();
-      this.#atPrompt = null;
-      this.#prompt = Promise.resolve();
-      this.#phase = 'starting';
-      const pty = spawnPty(file, args, { cols, rows, cwd: this.#cwd, env, name: env.TERM || 'xterm-256color' });
-      this.#pty = pty;
-      pty.onData((data) => this.#data(pty, data));
-      pty.onExit((e) => this.#exit(pty, e));
-      this.#startTimer = setTimeout(() => this.#startTimedOut(pty), this.#opts.startTimeoutMs);
-      this.#startTimer.unref();
-    } catch (err) {
-      this.#removeRcDir();
-      this.#giveUp(`cannot start ${this.#opts.program}: ${(err as Error).message ?? String(err)}`);
-    }
-  }
-
-  /** The command line and environment of a new shell, and its rc file with the secret. */
-  #launch(): { file: string; args: string[]; env: Record<string, string> } {
-    // A shell started again in place of one that did not start leaves no folder of its own behind.
-    this.#removeRcDir();
-    const dir = mkdtempSync(path.join(this.#opts.tmpDir, 'aish-shell-'));
-    this.#rcDir = dir;
-    const integration = integrationDir();
-    const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries(this.#opts.env)) if (v !== undefined) env[k] = v;
-    if (this.#env) Object.assign(env, this.#env);
-    env.TERM ||= 'xterm-256color';
-    return launchShell({ kind: this.#opts.kind, program: this.#opts.program, secret: this.#secret, withRc: this.#withRc, dir, integration, env });
-  }
-
-  #removeRcDir(): void {
-    if (this.#rcDir) rmSync(this.#rcDir, { recursive: true, force: true });
-    this.#rcDir = null;
-  }
-
-  #startTimedOut(pty: Pty): void {
-    if (pty !== this.#pty || this.#phase !== 'starting') return;
-    const seconds = Math.round(this.#opts.startTimeoutMs / 100) / 10;
-    if (this.#withRc) {
-      this.#withRc = false;
-      this.#opts.status(`${this.#name} did not finish reading your rc file within ${seconds} s; started it without rc files`);
-      this.#replace(pty);
-    } else {
-      this.#stop(pty);
-      this.#giveUp(`${this.#name} did not start within ${seconds} s`);
-    }
-  }
-
-  get #name(): string {
-    return path.basename(this.#opts.program);
-  }
-
-  /** Stops `pty` and starts another in its place. */
-  #replace(pty: Pty): void {
-    this.#stop(pty);
-    this.#phase = 'dead';
-    void this.#spawn();
-  }
-
-  #stop(pty: Pty): void {
-    if (this.#pty === pty) this.#pty = null;
-    try {
-      pty.kill('SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
-
-  #giveUp(reason: string): void {
-    this.#failure = reason;
-    this.#phase = 'dead';
-    this.#markReady?.(false);
-    this.#markReady = null;
-  }
-
-  #data(pty: Pty, data: string): void {
-    if (pty !== this.#pty) return;
-    for (const event of this.#parser.push(data)) {
-      // The secret never leaves, not even a piece of it: `set` or `echo ${__aish_k:0:20}` would
-      // print it, and with it a program could forge markers. A marker ends the output before it.
-      if (event.type === 'output') this.#output(this.#mask.push(event.text));
-      else {
-        this.#output(this.#mask.flush());
-        this.#event(event);
-      }
-    }
-  }
-
-  /** `text` made of what the shell printed (the screen text a terminal shows of it) with any
-   * piece of the secret masked: escape sequences between its pieces hide it from the stream's mask. */
-  maskSecret(text: string): string {
-    return maskSecret(text, this.#secret);
-  }
-
-  #event(event: ShellEvent): void {
-    if (event.type === 'output') {
-      this.#output(event.text);
-      return;
-    }
-    const { kind, fields } = event;
-    switch (kind) {
-      case 'R':
-        if (this.#phase === 'starting') this.#started();
-        // The prompt, but the started command's end (D) never came: a Ctrl-C landed after the
-        // command ended, while the shell ran its prompt hooks (zsh's take 50 ms reading lines
-        // typed ahead, and may hold a slow one of the person's), and zsh dropped the rest of them,
-        // aish's end marker with them. The line ends here, interrupted, before the prompt is
-        // taken as the next command's. (Without a Ctrl-C, a prompt while the command runs is
-        // another shell's that inherited an exported PS1: the command goes on.)
-        if (this.#current?.started && this.#current.ctrlC) this.#done(['130']);
-        this.#atPrompt?.();
-        this.#atPrompt = null;
-        if (this.#current?.retype) {
-          this.#current.retype = false;
-          this.#current.before = '';
-          this.#pty?.write(`${KILL_LINE}${PASTE_START}${this.#current.line}${PASTE_END}\r`);
-        }
-        return;
-      case 'C': {
-        const current = this.#current;
-        if (!current || current.started) return;
-        current.started = true;
-        // A Ctrl-C that waited for the start goes a moment after it, as held keys do: at the
-        // start itself the shell still holds the terminal and would take it instead.
-        if (current.interrupting) {
-          current.interrupting = false;
-          setTimeout(() => {
-            if (this.#current === current && !this.#closed) this.#typeCtrlC(current);
-          }, HELD_KEYS_MS).unref();
-        }
-        // Held keys go to a command still running a moment after its start (one that may read
-        // them); a command over by then never sees them, and they come back as typed lines (at
-        // its end, below) instead of racing the shell's own prompt.
-        if (current.keys) {
-          setTimeout(() => {
-            if (this.#current !== current || !current.keys) return;
-            this.#pty?.write(current.keys);
-            current.keys = '';
-          }, HELD_KEYS_MS).unref();
-        }
-        return;
-      }
-      case 'P': {
-        // The shell wants more: the line was incomplete. Ctrl-C drops it, and D follows; once
-        // more a second later if a busy machine lost it.
-        const current = this.#current;
-        if (!current || current.started) return;
-        current.incomplete = true;
-        const cancel = () => {
-          if (this.#current === current && !current.started) this.#pty?.write('\x03');
-          else clearInterval(again);
-        };
-        const again = setInterval(cancel, 1000);
-        again.unref();
-        cancel();
-        return;
-      }
-      case 'D':
-        this.#done(fields);
-        return;
-      case 'Q':
-        if (this.#query && fields[0] === this.#query.id) {
-          const query = this.#query;
-          this.#query = null;
-          this.#phase = 'idle';
-          // An answer made of the person's text (their prompt) could hold the secret too.
-          query.resolve(maskSecret(fields[1] ?? '', this.#secret));
-        }
-        return;
-    }
-  }
-
-  #output(text: string): void {
-    if (text === '') return;
-    if (this.#phase === 'starting') {
-      if (this.#startOutput.length < MAX_BEFORE) this.#startOutput += text;
-      return;
-    }
-    const current = this.#current;
-    if (!current) {
-      // Not a query's echo: a job's notice (bash's `Done` as it draws the prompt after a command,
-      // zsh's at its prompt), or the line editor drawing its empty prompt.
-      if (this.#phase === 'idle') this.#aside = (this.#aside + text).slice(-MAX_BEFORE);
-      return;
-    }
-    if (current.started) current.opts.onOutput(text);
-    else if (current.before.length < MAX_BEFORE) current.before += text;
-  }
-
-  #started(): void {
-    if (this.#startTimer) clearTimeout(this.#startTimer);
-    this.#startTimer = null;
-    this.#removeRcDir();
-    this.#phase = 'idle';
-    this.#failure = null;
-    const said = rcErrors(this.#startOutput);
-    if (said) this.#opts.status(`${this.#name} reported while reading your rc file:\n${said}`);
-    this.#startOutput = '';
-    this.#markReady?.(true);
-    this.#markReady = null;
-  }
-
-  #done(fields: string[]): void {
-    const current = this.#current;
-    const [status, cwd, typed] = fields;
-    if (cwd && cwd !== this.#cwd) {
-      this.#cwd = cwd;
-      this.#onCwd?.(cwd);
-    }
-    if (!current) return;
-    // aish's typing of the command was read by the end hook as lines typed ahead: a Ctrl-C that
-    // landed as the last command ended left zsh an interrupt to take at its next prompt, which
-    // dropped its line editor and ran the hooks again, whose read took the typing. The command
-    // never ran: it is typed again at the prompt that follows (a few times at most).
-    if (!current.started && (typed ?? '').includes(KILL_LINE) && current.swallowed < SWALLOWED_RETYPES) {
-      current.swallowed += 1;
-      current.retype = true;
-      current.incomplete = false;
-      return;
-    }
-    this.#current = null;
-    this.#env = null;
-    this.#phase = 'idle';
-    this.#prompt = new Promise((resolve) => (this.#atPrompt = resolve));
-    const exitCode = Number.parseInt(status ?? '', 10);
-    const code = Number.isFinite(exitCode) ? exitCode : 1;
-    const incomplete = current.incomplete && !current.started;
-    // A line that never started (a syntax error): what the shell said after the echo is its output.
-    if (!current.started && !incomplete) {
-      const after = current.before.lastIndexOf(PASTE_OFF);
-      const said = after === -1 ? '' : current.before.slice(after + PASTE_OFF.length).replace(/^\r/, '');
-      if (said) current.opts.onOutput(said);
-    }
-    const typedAhead = [...(typed ?? '').split('\x1f'), ...typedLines(current.keys)].filter((line) => line.trim() !== '');
-    current.resolve({ exitCode: code, signal: signalOf(code), typedAhead, ...(incomplete ? { incomplete } : {}) });
-    // The jobs to hang up at the end, known before the end: a loaded machine may not leave time
-    // to ask then. Asked only after a line that may have started or changed one.
-    if (JOB_WORDS.test(current.command) || code === 148) {
-      const asked = this.query('jobs').then((jobs) => {
-        if (jobs !== null) this.#jobs = jobs;
-      });
-      this.#jobsAsked = asked;
-      void asked.finally(() => {
-        if (this.#jobsAsked === asked) this.#jobsAsked = null;
-      });
-    }
-  }
-
-  #exit(pty: Pty, e: { exitCode: number; signal?: number }): void {
-    if (pty !== this.#pty) return;
-    this.#output(this.#mask.flush());
-    this.#pty = null;
-    const wasStarting = this.#phase === 'starting';
-    this.#phase = 'dead';
-    if (this.#startTimer) clearTimeout(this.#startTimer);
-    this.#startTimer = null;
-    this.#removeRcDir();
-    const signal = e.signal ? signalName(e.signal) : null;
-    const reason = signal ? `killed by ${signal}` : `exit ${e.exitCode}`;
-    const query = this.#query;
-    this.#query = null;
-    query?.resolve(null);
-    if (this.#closed) {
-      this.#finishCurrent(e, signal, reason, true);
-      return;
-    }
-    if (wasStarting) {
-      if (this.#withRc) {
-        this.#withRc = false;
-        this.#opts.status(`${this.#name} ended while reading your rc file (${reason}); started it without rc files`);
-        void this.#spawn();
-      } else {
-        this.#giveUp(`${this.#name} ended as it started (${reason})`);
-      }
-      return;
-    }
-    const current = this.#current;
-    const byExit = current !== null && !signal && /^\s*(exit|logout)(\s|;|$)/.test(current.command);
-    this.#finishCurrent(e, signal, reason, byExit);
-    if (byExit) {
-      // `exit` ends aish too: nothing of the session is left running (a job `disown`ed is not
-      // in the list).
-      hangUp(this.#knownJobs(pty.pid));
-      this.#closed = true;
-      return;
-    }
-    // During a command the runner says so once its frame is closed (shellEnded).
-    if (!current) this.#opts.status(`shell ended (${reason}); started a new one`);
-    this.#ready = new Promise((resolve) => (this.#markReady = resolve));
-    void this.#spawn();
-  }
-
-  #finishCurrent(e: { exitCode: number; signal?: number }, signal: NodeJS.Signals | null, reason: string, byExit: boolean): void {
-    const current = this.#current;
-    this.#current = null;
-    if (!current) return;
-    const exitCode = e.signal ? 128 + e.signal : e.exitCode;
-    current.resolve({ exitCode, signal, typedAhead: [], shellEnded: { reason, byExit } });
-  }
-
-  /** Whether the shell ended for good (`exit` typed, or aish closed it). */
-  get ended(): boolean {
-    return this.#closed;
+    return this.#process.start();
   }
 
   /** Runs `command` as if typed at the shell's prompt. Never rejects. */
   run(command: string, opts: RunOptions): Promise<SessionRun> {
-    return this.#serial(() => this.#run(command, opts));
+    if (!this.#inCommand) this.#early ??= [];
+    return this.#serial(() => this.#runNow(command, opts));
   }
 
-  async #run(command: string, opts: RunOptions): Promise<SessionRun> {
-    if (opts.signal?.aborted) return { exitCode: 130, signal: 'SIGINT', typedAhead: [] };
+  async #runNow(command: string, opts: RunOptions): Promise<SessionRun> {
     // Typed into the shell's line editor, a control character would act as a key (Ctrl-C drops
     // what came before it, CR ends the line, ESC could end the paste): such a command is refused.
     // A newline stays: a typed multi-line input is one paste.
+    const ok = !opts.signal?.aborted && !CONTROL_IN_COMMAND.test(command) && (await this.#whenReady());
+    const early = this.#early ?? [];
+    this.#early = null;
     if (CONTROL_IN_COMMAND.test(command)) return { exitCode: 2, signal: null, typedAhead: [], error: 'a command with a control character cannot be typed into the shell' };
-    const ok = await this.#whenReady();
-    const pty = this.#pty;
     // Interrupted while the shell was still starting: the command never starts.
     if (opts.signal?.aborted) return { exitCode: 130, signal: 'SIGINT', typedAhead: [] };
-    if (!ok || !pty || this.#closed) return { exitCode: 127, signal: null, typedAhead: [], error: this.#failure ?? 'the shell is not running' };
-    this.#phase = 'running';
-    return new Promise<SessionRun>((resolve) => {
-      let again: NodeJS.Timeout | undefined;
-      // Ctrl-C lands on whatever holds the terminal: in the instant before the command's job takes
-      // it, the shell, which goes on. From a pipe nobody can press it again, so it is typed again
-      // every half second until the line ends. On a terminal the line was cancelled by one Ctrl-C
-      // (in the same read as its Enter, or while aish held the keys) and one goes, as a key would:
-      // a program that takes Ctrl-C itself (python3, a trap) gets it once, not every half second.
-      const onAbort = () => {
-        this.#interrupt(current);
-        if (!opts.inputEnds) return;
-        again = setInterval(() => this.#interrupt(current), 500);
-        again.unref();
-      };
-      const done = (run: SessionRun) => {
-        opts.signal?.removeEventListener('abort', onAbort);
-        if (again) clearInterval(again);
-        resolve(run);
-      };
-      // Nobody types into a piped run: its input is at its end, as before the session.
-      const line = opts.inputEnds ? pipedLine(this.#opts.kind, command) : command;
-      const current: Current = { started: false, keys: '', incomplete: false, interrupting: false, line, swallowed: 0, retype: false, ctrlC: false, before: '', opts, resolve: done, command };
-      this.#current = current;
+    if (!ok || this.#closed || this.#state.type !== 'idle') return { exitCode: 127, signal: null, typedAhead: typedLines(early.join('')), error: this.failure ?? 'the shell is not running' };
+    const onAbort = () => this.#feed({ type: 'abort' });
+    const run = await new Promise<SessionRun>((resolve) => {
+      this.#run = { opts, resolve };
       opts.signal?.addEventListener('abort', onAbort);
-      pty.write(`${KILL_LINE}${PASTE_START}${line}${PASTE_END}\r`);
+      // Nobody types into a piped run: its input is at its end, as before the session.
+      const inputEnds = opts.inputEnds === true;
+      this.#feed({ type: 'run', command, line: inputEnds ? pipedLine(this.#opts.kind, command) : command, inputEnds });
+      for (const data of early) this.#feed({ type: 'key', data });
     });
+    opts.signal?.removeEventListener('abort', onAbort);
+    return run;
+  }
+
+  get #inCommand(): boolean {
+    return 'typed' in this.#state;
   }
 
   /** True once the shell shows its prompt (started, and done with the last command). */
@@ -573,7 +177,7 @@ export class ShellSession {
     const ok = await this.start();
     if (!ok) return false;
     await this.#prompt;
-    return this.#pty !== null;
+    return this.#process.pty !== null;
   }
 
   /**
@@ -582,62 +186,20 @@ export class ShellSession {
    * later is handed over next time). Empty when it printed nothing.
    */
   async aside(waitMs: number): Promise<string> {
-    await Promise.race([this.#prompt, new Promise((resolve) => setTimeout(resolve, waitMs).unref())]);
+    await Promise.race([this.#prompt, delay(waitMs)]);
     const text = this.#aside;
     this.#aside = '';
     return text;
   }
 
-  /** Keys typed while a command runs. */
+  /** Keys typed while a command runs (or waits for the shell to take it). */
   write(data: string): void {
-    const current = this.#current;
-    if (this.#phase !== 'running' || !current) return;
-    if (current.started) {
-      if (data.includes('\x03')) current.ctrlC = true;
-      this.#pty?.write(data);
-    } else if (data === '\x03') this.#interrupt(current);
-    else current.keys += data;
-  }
-
-  /**
-   * Ctrl-C for `current`: typed at once once the command has started (its C marker). Before that
-   * the shell is still taking in the line, and a Ctrl-C there cuts it where the shell has read to:
-   * the rest of a multi-line input would then run as lines of their own (seen in CI:
-   * `syntax error near unexpected token '}'` from a piped run's `{ …\n} </dev/null`). So it waits
-   * for the start, `INTERRUPT_WAIT_MS` at most. Once aish is ending, SIGHUP (close) ends the
-   * command with the shell and its jobs instead.
-   */
-  #interrupt(current: Current): void {
-    if (this.#closed || this.#current !== current) return;
-    // As a terminal drops the keys typed ahead on Ctrl-C, the keys held for the command go: sent
-    // after this Ctrl-C (they wait for the start too), they would outlive the command and run as
-    // the next line.
-    current.keys = '';
-    if (current.started) {
-      this.#typeCtrlC(current);
-      return;
-    }
-    if (current.interrupting) return;
-    current.interrupting = true;
-    setTimeout(() => {
-      if (this.#closed || this.#current !== current || current.started || !current.interrupting) return;
-      current.interrupting = false;
-      this.#typeCtrlC(current);
-    }, INTERRUPT_WAIT_MS).unref();
-  }
-
-  /** Types Ctrl-C for `current` (a prompt without its end marker is then taken as its end). */
-  #typeCtrlC(current: Current): void {
-    current.ctrlC = true;
-    this.#pty?.write('\x03');
+    if (this.#early) this.#early.push(data);
+    else this.#feed({ type: 'key', data });
   }
 
   resize(cols: number, rows: number): void {
-    try {
-      this.#pty?.resize(Math.max(2, cols), Math.max(2, rows));
-    } catch {
-      // The shell is gone: the next one starts at the new size.
-    }
+    this.#process.resize(cols, rows);
   }
 
   /**
@@ -659,7 +221,7 @@ export class ShellSession {
    */
   queryIdle(op: 'complete' | 'histsave', arg: string, timeoutMs: number): Promise<string | null> {
     // A query in flight (the route sign asks what a word is while the person types) is quick: Tab waits for it.
-    if (!this.alive || (this.#phase !== 'idle' && this.#phase !== 'querying')) return Promise.resolve(null);
+    if (this.#state.type !== 'idle' && this.#state.type !== 'querying') return Promise.resolve(null);
     let expired = false;
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<null>((resolve) => {
@@ -680,44 +242,20 @@ export class ShellSession {
 
   /** Sends a query to the idle shell now; null when it is not idle or does not answer in time. */
   #ask(op: string, arg: string, timeoutMs: number): Promise<string | null> {
-    {
-      const pty = this.#pty;
-      if (!pty || this.#phase !== 'idle') return Promise.resolve(null);
-      this.#phase = 'querying';
-      const id = `q${++this.#queryCount}`;
-      return new Promise<string | null>((resolve) => {
-        const timer = setTimeout(() => {
-          if (this.#query?.id !== id) return;
-          this.#query = null;
-          if (this.#phase === 'querying') this.#phase = 'idle';
-          resolve(null);
-        }, timeoutMs);
-        timer.unref();
-        this.#query = {
-          id,
-          resolve: (payload) => {
-            clearTimeout(timer);
-            resolve(payload);
-          },
-        };
-        pty.write(`${KILL_LINE}${PASTE_START}${id} ${op} ${arg}${PASTE_END}${QUERY_KEY}`);
-      });
-    }
+    if (!this.#process.pty || this.#state.type !== 'idle') return Promise.resolve(null);
+    const id = `q${++this.#queryCount}`;
+    return new Promise<string | null>((resolve) => {
+      this.#query = resolve;
+      this.#feed({ type: 'query', id, op, arg, timeoutMs });
+    });
   }
 
   /** What the shell would give a program it starts: its exported environment (null if unknown). */
   async exportedEnv(): Promise<Record<string, string> | null> {
     if (this.#env) return this.#env;
     const payload = await this.query('env', '', 3000);
-    if (payload === null) return null;
-    const env: Record<string, string> = {};
-    // Each value was escaped once more than the field that carries them all.
-    for (const entry of payload.split('\x1f')) {
-      const eq = entry.indexOf('=');
-      if (eq > 0) env[entry.slice(0, eq)] = decodeField(entry.slice(eq + 1));
-    }
-    this.#env = env;
-    return env;
+    if (payload !== null) this.#env = parseEnv(payload);
+    return this.#env;
   }
 
   #serial<T>(work: () => Promise<T>): Promise<T> {
@@ -733,132 +271,130 @@ export class ShellSession {
    * exited, or after `waitMs` (SIGKILL then).
    */
   async close(waitMs = 1000): Promise<void> {
-    if (this.#closed && !this.#pty) return;
+    if (this.#closed && !this.#process.pty) return;
     let jobs: string | null = null;
     // A line that started a job asks for the jobs right after it: closed at once, that answer is
     // the one to wait for (the shell is busy answering it, and the jobs last known lack the new one).
-    if (this.#jobsAsked) await Promise.race([this.#jobsAsked, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
-    if (!this.#closed && this.#phase === 'idle') {
-      await Promise.race([this.#prompt, new Promise((resolve) => setTimeout(resolve, 300).unref())]);
+    await this.#jobs.settled(1000);
+    if (!this.#closed && this.#state.type === 'idle') {
+      await Promise.race([this.#prompt, delay(300)]);
       jobs = await this.#ask('jobs', '', 300);
     }
-    // Not asked (busy, or no answer in time): the jobs as last known.
-    const shellPid = this.#pty?.pid;
-    const groups = jobs !== null ? pidsIn(jobs) : shellPid === undefined ? [] : this.#knownJobs(shellPid);
     this.#closed = true;
-    if (this.#startTimer) clearTimeout(this.#startTimer);
-    this.#removeRcDir();
-    const pty = this.#pty;
+    for (const timer of this.#timers.values()) clearTimeout(timer);
+    this.#timers.clear();
+    const pty = this.#process.close();
     if (!pty) return;
-    const exited = new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        this.#stop(pty);
-        resolve();
-      }, waitMs);
-      timer.unref();
-      pty.onExit(() => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
-    signal(pty.pid, 'SIGHUP');
-    hangUp(groups);
-    await exited;
-    // A job of zsh's was seen to miss the first hangup while its shell exited: once more after it.
-    hangUp(groups);
+    // Not asked (busy, or no answer in time): the jobs as last known.
+    const groups = jobs !== null ? pidsIn(jobs) : this.#jobs.known(pty.pid);
+    await hangUpShell(pty, groups, waitMs, () => this.#process.stop(pty));
   }
 
-  /** The jobs as last asked that are still groups of the shell's session (a pid that ended may
-   * be another process's now). */
-  #knownJobs(shellPid: number): number[] {
-    return pidsIn(this.#jobs).filter((pid) => sessionOf(pid) === shellPid);
+  /** Feeds the command life an event and performs what it says. Once closed, SIGHUP ends the
+   * command with the shell: no key, Ctrl-C or timer goes to it any more. */
+  #feed(event: LifeEvent): void {
+    if (this.#closed && (event.type === 'key' || event.type === 'abort' || event.type === 'timer')) return;
+    const next = step(this.#state, event, this.#secret);
+    this.#state = next.state;
+    for (const effect of next.effects) this.#perform(effect);
+  }
+
+  #perform(effect: LifeEffect): void {
+    switch (effect.type) {
+      case 'write':
+        this.#process.pty?.write(effect.data);
+        return;
+      case 'schedule': {
+        clearTimeout(this.#timers.get(effect.id));
+        const timer = setTimeout(() => {
+          this.#timers.delete(effect.id);
+          this.#feed({ type: 'timer', id: effect.id });
+        }, effect.ms);
+        timer.unref();
+        this.#timers.set(effect.id, timer);
+        return;
+      }
+      case 'cancel':
+        clearTimeout(this.#timers.get(effect.id));
+        this.#timers.delete(effect.id);
+        return;
+      case 'output':
+        this.#run?.opts.onOutput(effect.text);
+        return;
+      case 'resolve-run': {
+        const run = this.#run;
+        this.#run = null;
+        this.#env = null;
+        this.#prompt = new Promise((resolve) => (this.#atPrompt = resolve));
+        run?.resolve(effect.run);
+        return;
+      }
+      case 'resolve-query': {
+        const query = this.#query;
+        this.#query = null;
+        // An answer made of the person's text (their prompt) could hold a piece of the secret too.
+        query?.(effect.payload === null ? null : maskSecret(effect.payload, this.#secret));
+        return;
+      }
+      case 'ready':
+        this.#process.ready(effect.startOutput);
+        return;
+      case 'prompt':
+        this.#reachedPrompt();
+        return;
+      case 'cwd':
+        if (effect.cwd === this.#cwd) return;
+        this.#cwd = effect.cwd;
+        this.#onCwd?.(effect.cwd);
+        return;
+      case 'aside':
+        this.#aside = (this.#aside + effect.text).slice(-MAX_ASIDE);
+        return;
+      case 'ask-jobs':
+        this.#jobs.track(this.query('jobs'));
+        return;
+      case 'ended':
+        return this.#ended(effect);
+    }
+  }
+
+  #reachedPrompt(): void {
+    this.#atPrompt?.();
+    this.#atPrompt = null;
+  }
+
+  /** What the shell printed, the secret masked, to the command life. */
+  #output(text: string): void {
+    if (text !== '') this.#feed({ type: 'output', text });
+  }
+
+  /** `text` made of what the shell printed (the screen text a terminal shows of it) with any
+   * piece of the secret masked: escape sequences between its pieces hide it from the stream's mask. */
+  maskSecret(text: string): string {
+    return maskSecret(text, this.#secret);
+  }
+
+  #exited(e: { exitCode: number; signal?: number }, pid: number): void {
+    this.#output(this.#mask.flush());
+    const closing = this.#closed;
+    this.#feed({ type: 'exit', exitCode: e.exitCode, ...(e.signal ? { signal: e.signal } : {}), hungUp: closing });
+    // `exit` ends aish too: nothing of the session is left running (a job `disown`ed is not in
+    // the list).
+    if (!closing && this.#closed) hangUp(this.#jobs.known(pid));
+  }
+
+  #ended({ during, reason, byExit }: Extract<LifeEffect, { type: 'ended' }>): void {
+    if (this.#closed) return;
+    if (during === 'start') this.#process.startFailed(reason);
+    else if (byExit) this.#closed = true;
+    else {
+      // During a command the runner says so once its frame is closed (shellEnded).
+      if (during !== 'command') this.#opts.status(`shell ended (${reason}); started a new one`);
+      this.#process.restart();
+    }
   }
 }
 
-/**
- * The whole lines in keys typed at a terminal (Enter ends one), edited as a terminal's line
- * discipline would: backspace deletes, escape sequences (arrows) and other controls are dropped,
- * and a last line without Enter is not one.
- */
-export function typedLines(keys: string): string[] {
-  const lines: string[] = [];
-  let line = '';
-  // eslint-disable-next-line no-control-regex
-  const clean = keys.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[O[]?./g, '');
-  for (const ch of clean) {
-    if (ch === '\r' || ch === '\n') {
-      lines.push(line);
-      line = '';
-    } else if (ch === '\x7f' || ch === '\b') line = line.slice(0, -1);
-    else if (ch === '\x15') line = '';
-    else if (ch >= ' ') line += ch;
-  }
-  return lines;
-}
-
-/** Lines after which the jobs are asked again: they may start, stop, end or disown one. */
-const JOB_WORDS = /&|\b(bg|fg|disown|kill|wait|jobs|nohup|setsid)\b/;
-
-/** The session id of a process (Linux /proc), or null. */
-function sessionOf(pid: number): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3]);
-  } catch {
-    return null;
-  }
-}
-
-function pidsIn(text: string): number[] {
-  return (text.match(/\d+/g) ?? []).map(Number);
-}
-
-/** SIGHUP to each job's process group, and SIGCONT to a stopped one, as a terminal's hangup. */
-function hangUp(groups: readonly number[]): void {
-  for (const group of groups) {
-    signal(-group, 'SIGHUP');
-    signal(-group, 'SIGCONT');
-  }
-}
-
-/** Sends `sig` to a process (or, negative, a process group) that may be gone already. */
-function signal(pid: number, sig: NodeJS.Signals): void {
-  try {
-    process.kill(pid, sig);
-  } catch {
-    // already gone
-  }
-}
-
-
-/** Lines the rc files printed that read as errors from the shell, for one status line. */
-function rcErrors(output: string): string {
-  const lines = output
-    .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
-    .split(/\r?\n/)
-    .map((l) => l.replace(/\r/g, '').trimEnd())
-    .filter((l) => /^(bash|zsh|fish|\/\S+): |^[~/]\S* \(line \d+\): |syntax error|parse error|command not found|Unknown command|No such file/.test(l));
-  return lines.slice(0, 10).join('\n');
-}
-
-function signalOf(status: number): NodeJS.Signals | null {
-  if (status <= 128 || status > 128 + 64) return null;
-  return signalName(status - 128);
-}
-
-function signalName(n: number): NodeJS.Signals | null {
-  for (const [name, num] of Object.entries(constants.signals)) if (num === n) return name as NodeJS.Signals;
-  return null;
-}
-
-/** The integration scripts: beside this module in src/, copied beside the bundle in dist/. */
-function integrationDir(): string {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  return path.basename(here) === 'shell' ? path.join(here, 'integration') : path.join(here, 'shell-integration');
-}
-
-async function loadPty(): Promise<SpawnPty> {
-  const mod = (await import('@lydell/node-pty')) as typeof import('@lydell/node-pty') & { default?: typeof import('@lydell/node-pty') };
-  const spawn = mod.spawn ?? mod.default!.spawn;
-  return (file, args, opts) => spawn(file, args, opts) as unknown as Pty;
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

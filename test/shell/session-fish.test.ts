@@ -136,7 +136,7 @@ needs('fish').describe('fish session', () => {
       filenames: false,
       nospace: false,
       candidates: ['alpha', 'beta'],
-      descriptions: { alpha: 'a word', beta: 'a word' },
+      descriptions: ['alpha  (a word)', 'beta   (a word)'],
     });
     expect((await complete(session, 'set --glo'))?.candidates).toEqual(['--global']);
     expect((await complete(session, 'echo x; zzf'))?.candidates).toEqual(['zzfunc']);

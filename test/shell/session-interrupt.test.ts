@@ -1,8 +1,9 @@
-// A Ctrl-C that comes while the shell is still taking in the line (the instant after aish typed
-// it) waits for the command's start: typed at once it cut a piped run's `{ …\n} </dev/null`
-// where the shell had read to, and the rest ran as a line of its own (`bash: syntax error near
-// unexpected token '}'`, exit 2, seen in CI). Real bash and zsh on a real pseudo-terminal, the
-// pty's traffic recorded in order.
+// What real bash and zsh do with a Ctrl-C around a command's start and end, on a real
+// pseudo-terminal with the pty's traffic recorded in order: the rules aish follows are rows of
+// test/shell/command-life.test.ts on a fake clock; these check that the shells behave as those
+// rows assume. A Ctrl-C that comes while the shell is still taking in the line waits for the
+// command's start: typed at once it cut a piped run's `{ …\n} </dev/null` where the shell had read
+// to, and the rest ran as a line of its own (`bash: syntax error near unexpected token '}'`).
 
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -82,56 +83,6 @@ for (const kind of ['bash', 'zsh'] as const) needs(kind).describe(`${kind}`, () 
   });
 });
 
-for (const kind of ['bash', 'zsh'] as const) needs(kind).describe(`${kind} on a terminal`, () => {
-  it('a cancelled line types one Ctrl-C: a program that takes Ctrl-C itself gets it once, not every half second', async () => {
-    const { session, traffic } = recorded(kind);
-    const controller = new AbortController();
-    let raw = '';
-    let armed = false;
-    // The program says when its trap is set; the line is cancelled then (a terminal's Ctrl-C in
-    // the same read as Enter, or while aish held the keys, cancels the line this way). Its loop
-    // lasts three seconds: a Ctrl-C typed again every half second would be heard there.
-    const command = `bash -c 'trap "echo got-INT" INT; echo armed; for i in 1 2 3 4 5 6 7 8 9 10 11 12; do sleep 0.25; done; echo loop-done'`;
-    const run = await session.run(command, {
-      onOutput: (t) => {
-        raw += t;
-        if (!armed && raw.includes('armed')) {
-          armed = true;
-          controller.abort();
-        }
-      },
-      signal: controller.signal,
-    });
-    const text = (await screenText(raw, 80)).text;
-    expect(text).toContain('loop-done');
-    expect(text.match(/got-INT/g)).toHaveLength(1);
-    expect(traffic.filter((t) => t === 'aish:\x03')).toHaveLength(1);
-    expect(run.exitCode).toBe(0);
-    expect((await session.run('echo still-here', { onOutput: () => {} })).exitCode).toBe(0);
-    await session.close();
-  });
-});
-
-for (const kind of ['bash', 'zsh'] as const) needs(kind).describe(`${kind}, keys typed before the start`, () => {
-  it('a line typed ahead, then Ctrl-C, before the command started: the Ctrl-C drops it, as a terminal does, and it never runs', async () => {
-    const { session, whenTyped } = recorded(kind);
-    whenTyped(() => {
-      session.write('echo typed-ahead\r');
-      session.write('\x03');
-    });
-    let raw = '';
-    const run = await session.run('sleep 30; echo not-reached', { onOutput: (t) => (raw += t) });
-    expect(run.exitCode).toBe(130);
-    expect(run.typedAhead).toEqual([]);
-    expect((await screenText(raw, 80)).text).not.toMatch(/typed-ahead|not-reached/);
-    let next = '';
-    expect((await session.run('echo still-here', { onOutput: (t) => (next += t) })).exitCode).toBe(0);
-    expect(next).toContain('still-here');
-    expect(next).not.toContain('typed-ahead');
-    await session.close();
-  });
-});
-
 for (const kind of ['bash', 'zsh'] as const) needs(kind).describe(`${kind}, Ctrl-C as the command ends`, () => {
   it('a Ctrl-C that lands after the command ended, while the shell runs its prompt hooks, still ends the line', async () => {
     // A slow prompt hook of the person's own (a git prompt, say) runs before aish's end marker.
@@ -161,10 +112,11 @@ for (const kind of ['bash', 'zsh'] as const) needs(kind).describe(`${kind}, Ctrl
 });
 
 for (const kind of ['bash', 'zsh'] as const) needs(kind).describe(`${kind}, lines that never start a command`, () => {
-  // A line that does start a command, ending at once (`:`, `true`): in zsh, the Ctrl-C deferred to
-  // its start lands as it ends, inside zsh's prompt hooks, and one run in about six of the whole
-  // suite it reaches the next command (130). That race is what issue 34's command state machine,
-  // on a fake clock, is for; until then these two rows run on bash only.
+  // A line that does start a command, ending at once (`:`, `true`): the Ctrl-C deferred to its
+  // start is held as a key is, and a command over within those 50 ms never gets it. Typed as it
+  // ends (a loaded machine), it lands inside zsh's prompt hooks, and zsh takes it at its next
+  // prompt, reading aish's typing of the next command back as a line typed ahead; that typing is
+  // typed again. (Before, one run in about six of the whole suite ended the next command 130.)
   const lines: [string, string][] = [
     ['a syntax error', 'echo )'],
     ['an unclosed quote', 'echo "unclosed'],
@@ -175,10 +127,7 @@ for (const kind of ['bash', 'zsh'] as const) needs(kind).describe(`${kind}, line
     [':', ':'],
     ['true', 'true'],
   ];
-  if (kind === 'zsh') {
-    it.skip.each(starting)('%s (skipped on zsh: its prompt hooks race a Ctrl-C landing as a short command ends; issue 34)', () => {});
-  }
-  it.each(kind === 'zsh' ? lines : [...lines, ...starting])('%s, with Ctrl-C the instant it is typed: the line ends, and the waiting Ctrl-C never reaches the next command', async (_what, line) => {
+  it.each([...lines, ...starting])('%s, with Ctrl-C the instant it is typed: the line ends, and the waiting Ctrl-C never reaches the next command', async (_what, line) => {
     const { session, whenTyped } = recorded(kind);
     whenTyped(() => session.write('\x03'));
     await session.run(line, { onOutput: () => {} });
@@ -187,6 +136,23 @@ for (const kind of ['bash', 'zsh'] as const) needs(kind).describe(`${kind}, line
     const run = await session.run('sleep 1.5; echo next-ran', { onOutput: (t) => (next += t) });
     expect(run.exitCode).toBe(0);
     expect(next).toContain('next-ran');
+    await session.close();
+  });
+
+  it('a short command with Ctrl-C the instant it is typed, again and again: the next command always runs', async () => {
+    // Twenty times over, so that a Ctrl-C landing in the prompt hooks is met at least once on
+    // most machines (two in forty of `:` and `true` under load, before the paste alone read back
+    // was typed again).
+    const { session, whenTyped } = recorded(kind);
+    const failed: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      whenTyped(() => session.write('\x03'));
+      await session.run(i % 2 ? ':' : 'true', { onOutput: () => {} });
+      let next = '';
+      const run = await session.run('echo next-ran', { onOutput: (t) => (next += t) });
+      if (run.exitCode !== 0 || !next.includes('next-ran')) failed.push(`${i}: exit ${run.exitCode}, typed ahead ${JSON.stringify(run.typedAhead)}`);
+    }
+    expect(failed).toEqual([]);
     await session.close();
   });
 });

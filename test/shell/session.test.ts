@@ -259,6 +259,14 @@ for (const kind of ['bash', 'zsh'] as const) needs(kind).describe(`${kind} sessi
     expect((await run('echo next')).text).toBe('next');
   });
 
+  it('gives keys typed while the line waits for the shell to start to the command', async () => {
+    // The first line waits for a slow rc file; what the person types meanwhile is for it.
+    const { session, run } = start(kind, { rc: `${RC[kind].text}sleep 0.5\n` });
+    const running = run('read -t 5 x; echo "got-$x"', { inputEnds: false });
+    session.write('hi\r');
+    expect((await running).text).toContain('got-hi');
+  });
+
   needs('pgrep', 'ps').it('hangs up its jobs when closed, but not a disowned one', async () => {
     const { session, run } = start(kind);
     const tag = `${process.pid}${Date.now() % 100000}`;
