@@ -183,7 +183,8 @@ for (const shell of ['bash', 'zsh']) needs(`/bin/${shell}`).describe(`${shell} o
     // The window's SIGWINCH and keys typed in the same millisecond race in aish's event loop
     // (stdin may be read first); a person's next line comes later than this. The prompt drawn
     // again says aish has heard it (the shell's terminal is resized in the same event).
-    await until(() => /\r\x1b\[J[^]*> $/.test(t.raw.slice(resized)), () => 'no prompt drawn again after the resize');
+    // The prompt ends with the terminal's input-start mark (OSC 133;B) after it.
+    await until(() => /\r\x1b\[J[^]*> (?:\x1b\]133;B\x07)?$/.test(t.raw.slice(resized)), () => 'no prompt drawn again after the resize');
     expect(await typed(t, 'stty size')).toContain('\n25 90\n');
   });
 
