@@ -275,7 +275,11 @@ export class ShellSession {
     let jobs: string | null = null;
     // A line that started a job asks for the jobs right after it: closed at once, that answer is
     // the one to wait for (the shell is busy answering it, and the jobs last known lack the new one).
-    await this.#jobs.settled(1000);
+    // Otherwise nothing is awaited before the hangup: aish ending during a command (terminate)
+    // must hang the shell up in this very tick, while it still runs the command and so passes the
+    // hangup on to its jobs; a tick later the abort's Ctrl-C may have it back at its prompt.
+    const asking = this.#jobs.settled(1000);
+    if (asking) await asking;
     if (!this.#closed && this.#state.type === 'idle') {
       await Promise.race([this.#prompt, delay(300)]);
       jobs = await this.#ask('jobs', '', 300);

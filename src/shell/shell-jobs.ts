@@ -22,9 +22,9 @@ export class ShellJobs {
     });
   }
 
-  /** Resolves once a question in flight is answered, `waitMs` at most. */
-  async settled(waitMs: number): Promise<void> {
-    if (this.#asking) await Promise.race([this.#asking, delay(waitMs)]);
+  /** Resolves once a question in flight is answered, `waitMs` at most; null when none is. */
+  settled(waitMs: number): Promise<void> | null {
+    return this.#asking && Promise.race([this.#asking, delay(waitMs)]);
   }
 
   /** The jobs as last asked that are still groups of the shell's session (a pid that ended may
