@@ -110,7 +110,11 @@ describe('on a terminal', () => {
     // The line editor has the keys (not the first prompt, drawn before aish has loaded).
     t.write('x');
     await t.waitFor('[aish:fast]? x');
+    const typed = t.mark();
     t.write('\x15');
+    // The line is empty again before the terminal is changed: a Ctrl-U still unread when it goes
+    // cooked would be the terminal's to take, and the `x` would come back with the line.
+    await t.waitFor(PROMPT, { from: typed });
     const tty = readlinkSync(`/proc/${t.pid}/fd/0`);
     // aish leads its own session here, so the kernel drops a SIGTSTP (an orphaned process group
     // is never stopped): what matters is what a job-control shell does meanwhile, putting the
