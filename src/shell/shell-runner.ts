@@ -10,6 +10,7 @@
 import { statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config/schema.js';
+import { findOnPath } from '../find-on-path.js';
 import type { RouteContext, WordKind } from '../line-router.js';
 import type { PendingOutput } from '../context/pending-output.js';
 import { matchBuiltin, runBuiltin, shellState, type ShellState } from './builtins.js';
@@ -194,7 +195,9 @@ export class ShellRunner {
   async wordKind(word: string, waitMs: number): Promise<WordKind | null | undefined> {
     if (this.#kinds.has(word)) return this.#kinds.get(word);
     const session = this.#session;
-    if (!session) return undefined;
+    // Without a session (sh, or `shell.session: false`) a program on PATH is still a command: a
+    // word that is not one may be a builtin or a keyword of that shell, and stays unknown.
+    if (!session) return findOnPath(word, this.#state.env.PATH ?? '') ? 'file' : undefined;
     if (!session.alive) {
       const started = session.start();
       const ok = waitMs === Infinity ? await started : await Promise.race([started, new Promise<false>((r) => setTimeout(() => r(false), waitMs).unref())]);

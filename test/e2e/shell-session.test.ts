@@ -468,8 +468,10 @@ describe('without a session', () => {
     ['shell.session: false', {}, { shell: { session: false } }, 'shell.session is off'],
   ])('%s: one status line, each line on its own, cd kept by aish, exit leaves', async (_, env, config, why) => {
     h.writeConfig(config);
-    const r = await runAish({ cwd: h.cwd, env: { ...h.env, ...env }, stdin: 'x=5\necho "[$x]"\ncd /usr\npwd\nexit 4\necho never\n' });
+    const r = await runAish({ cwd: h.cwd, env: { ...h.env, ...env }, stdin: 'x=5\necho "[$x]"\ncd /usr\npwd\nseq 2 3\nexit 4\necho never\n' });
     expect(r.stderr.match(/each line runs in its own \S+ -c/g)).toHaveLength(1);
+    // A program on PATH is a command without a session to ask too (it was sent to the model).
+    expect(r.stdout).toContain('\n2\n3\n');
     expect(r.stderr).toContain(why);
     expect(r.stdout).toContain('[]\n');
     expect(r.stdout).toContain('\n/usr\n');
