@@ -70,6 +70,14 @@ export interface SessionRun {
   incomplete?: boolean;
   /** The command could not be given to a shell (none could start). */
   error?: string;
+  /** The line moved the shell's own input, output or error (`exec >file`): where each had gone
+   * (a path, or null: closed). The integration has put them back on the terminal. */
+  moved?: MovedStream[];
+}
+
+export interface MovedStream {
+  stream: 'input' | 'output' | 'errors';
+  to: string | null;
 }
 
 export interface RunOptions {
@@ -123,6 +131,8 @@ interface Current {
   retype: boolean;
   /** aish typed Ctrl-C for the command once it had started (or had waited for its start). */
   ctrlC: boolean;
+  /** The end was asked for: the prompt came back without it (see the R marker). */
+  endAsked: boolean;
   before: string;
   opts: RunOptions;
   resolve: (run: SessionRun) => void;
@@ -329,6 +339,15 @@ export class ShellSession {
         // taken as the next command's. (Without a Ctrl-C, a prompt while the command runs is
         // another shell's that inherited an exported PS1: the command goes on.)
         if (this.#current?.started && this.#current.ctrlC) this.#done(['130']);
+        else if (this.#current?.started && !this.#current.endAsked && this.#shellInForeground()) {
+          // The prompt is back, without the command's end: the line removed aish's prompt hook
+          // (`unset PROMPT_COMMAND`, `precmd_functions=()`). The integration gives that end when
+          // asked (`end`: only if a command ran since its last one, with the status the shell
+          // kept) and puts its hooks back. Asked once, and only of a shell that holds the
+          // terminal: a prompt printed by a program (`print $PS1`) must not type into it.
+          this.#current.endAsked = true;
+          this.#pty?.write(`${KILL_LINE}${PASTE_START}end end${PASTE_END}${QUERY_KEY}`);
+        }
         this.#atPrompt?.();
         this.#atPrompt = null;
         if (this.#current?.retype) {
@@ -391,6 +410,14 @@ export class ShellSession {
     }
   }
 
+  /** Whether the shell holds its terminal (runs no job in the foreground); true where unknown. */
+  #shellInForeground(): boolean {
+    const pid = this.#pty?.pid;
+    if (pid === undefined) return false;
+    const stat = procStat(pid);
+    return stat === null || stat.tpgid === pid;
+  }
+
   #output(raw: string): void {
     // The secret never leaves: `set` or `declare -p` would print it, and with it a program could
     // forge markers.
@@ -400,6 +427,8 @@ export class ShellSession {
       return;
     }
     const current = this.#current;
+    // After the end was asked for, the shell is at its prompt: what it prints is the question's echo.
+    if (current?.endAsked) return;
     if (!current) {
       // Not a query's echo: a job's notice (bash's `Done` as it draws the prompt after a command,
       // zsh's at its prompt), or the line editor drawing its empty prompt.
@@ -425,7 +454,7 @@ export class ShellSession {
 
   #done(fields: string[]): void {
     const current = this.#current;
-    const [status, cwd, typed] = fields;
+    const [status, cwd, typed, moved] = fields;
     if (cwd && cwd !== this.#cwd) {
       this.#cwd = cwd;
       this.#onCwd?.(cwd);
@@ -444,7 +473,8 @@ export class ShellSession {
     this.#current = null;
     this.#env = null;
     this.#phase = 'idle';
-    this.#prompt = new Promise((resolve) => (this.#atPrompt = resolve));
+    // An end asked for at the prompt (see the R marker) leaves the shell there: no other comes.
+    this.#prompt = current.endAsked ? Promise.resolve() : new Promise((resolve) => (this.#atPrompt = resolve));
     const exitCode = Number.parseInt(status ?? '', 10);
     const code = Number.isFinite(exitCode) ? exitCode : 1;
     const incomplete = current.incomplete && !current.started;
@@ -455,7 +485,7 @@ export class ShellSession {
       if (said) current.opts.onOutput(said);
     }
     const typedAhead = [...(typed ?? '').split('\x1f'), ...typedLines(current.keys)].filter((line) => line.trim() !== '');
-    current.resolve({ exitCode: code, signal: signalOf(code), typedAhead, ...(incomplete ? { incomplete } : {}) });
+    current.resolve({ exitCode: code, signal: signalOf(code), typedAhead, ...(incomplete ? { incomplete } : {}), ...(moved ? { moved: movedStreams(moved) } : {}) });
     // The jobs to hang up at the end, known before the end: a loaded machine may not leave time
     // to ask then. Asked only after a line that may have started or changed one.
     if (JOB_WORDS.test(current.command) || code === 148) {
@@ -563,7 +593,7 @@ export class ShellSession {
       // Nobody types into a piped run: its input is at its end, as before the session. A leading
       // space stays first, where the shell looks for it (`ignorespace`: kept out of its history).
       const line = opts.inputEnds ? `${/^ */.exec(command)![0]}{ ${command.trimStart()}\n} </dev/null` : command;
-      const current: Current = { started: false, keys: '', incomplete: false, interrupting: false, line, swallowed: 0, retype: false, ctrlC: false, before: '', opts, resolve: done, command };
+      const current: Current = { started: false, keys: '', incomplete: false, interrupting: false, line, swallowed: 0, retype: false, ctrlC: false, endAsked: false, before: '', opts, resolve: done, command };
       this.#current = current;
       opts.signal?.addEventListener('abort', onAbort);
       pty.write(`${KILL_LINE}${PASTE_START}${line}${PASTE_END}\r`);
@@ -798,14 +828,31 @@ export function typedLines(keys: string): string[] {
   return lines;
 }
 
+/** The integration's `<fd> <where>` lines (see `__aish_fds`). */
+function movedStreams(field: string): MovedStream[] {
+  const names = ['input', 'output', 'errors'] as const;
+  const moved: MovedStream[] = [];
+  for (const line of field.split('\n')) {
+    const m = /^([012]) (.*)$/.exec(line);
+    if (m) moved.push({ stream: names[Number(m[1])]!, to: m[2] === 'closed' ? null : m[2]! });
+  }
+  return moved;
+}
+
 /** Lines after which the jobs are asked again: they may start, stop, end or disown one. */
 const JOB_WORDS = /&|\b(bg|fg|disown|kill|wait|jobs|nohup|setsid)\b/;
 
 /** The session id of a process (Linux /proc), or null. */
 function sessionOf(pid: number): number | null {
+  return procStat(pid)?.session ?? null;
+}
+
+/** A process's session and its terminal's foreground process group (Linux /proc), or null. */
+function procStat(pid: number): { session: number; tpgid: number } | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3]);
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { session: Number(fields[3]), tpgid: Number(fields[5]) };
   } catch {
     return null;
   }
