@@ -9,7 +9,7 @@
 //
 // Operations (a command, a query) run one at a time, in order. `run` never rejects.
 
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,8 +47,10 @@ export interface ShellSessionOptions {
   size: () => { cols: number; rows: number };
   /** How long the rc files may take before the shell is started without them. */
   startTimeoutMs: number;
-  /** Where the per-session rc file with the secret is written (and removed once read). */
-  tmpDir: string;
+  /** Where the per-session rc file with the secret is written (and removed once read): the first
+   * of these that takes a private folder (TMPDIR may name one that is gone: /tmp, then aish's
+   * state dir, come after it). */
+  tmpDir: string | readonly string[];
   /** Status lines: the shell ended and was replaced, an rc file failed. */
   status: (message: string) => void;
   /** The pty package, loaded when the first shell starts (a test may give another). */
@@ -76,7 +78,7 @@ export interface SessionRun {
 }
 
 export interface MovedStream {
-  stream: 'input' | 'output' | 'errors';
+  stream: 'input' | 'output' | 'error';
   to: string | null;
 }
 
@@ -113,6 +115,8 @@ const SWALLOWED_RETYPES = 3;
 const CONTROL_IN_COMMAND = /[\x00-\x08\x0b-\x1f\x7f]/;
 /** What is kept of the shell's output between a command being sent and its start. */
 const MAX_BEFORE = 64 * 1024;
+/** rc files that take longer than this to read are named in a status line, once. */
+const SLOW_RC_MS = 2000;
 
 interface Current {
   started: boolean;
@@ -146,6 +150,9 @@ interface Query {
 
 export class ShellSession {
   readonly #opts: ShellSessionOptions;
+  /** The shell: the one configured, until a line replaced it (`exec zsh`, see `replace`). */
+  #program: string;
+  #kind: SessionShell;
   readonly #secret = Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(16))).toString('hex');
   #pty: Pty | null = null;
   #parser = new MarkerParser(this.#secret);
@@ -164,6 +171,9 @@ export class ShellSession {
   /** Output before the first prompt: what the rc files said. */
   #startOutput = '';
   #startTimer: NodeJS.Timeout | null = null;
+  /** When the shell now starting was spawned, and whether a slow start was told already. */
+  #spawnedAt = 0;
+  #slowTold = false;
   #rcDir: string | null = null;
   #closed = false;
   /** Why a start failed for good: the session cannot run lines. */
@@ -182,12 +192,14 @@ export class ShellSession {
 
   constructor(opts: ShellSessionOptions) {
     this.#opts = opts;
+    this.#program = opts.program;
+    this.#kind = opts.kind;
     this.#cwd = opts.cwd;
   }
 
   /** Which shell this is (its history file's format). */
   get kind(): SessionShell {
-    return this.#opts.kind;
+    return this.#kind;
   }
 
   /** The shell's current directory, as of the end of the last command. */
@@ -241,11 +253,12 @@ export class ShellSession {
       this.#pty = pty;
       pty.onData((data) => this.#data(pty, data));
       pty.onExit((e) => this.#exit(pty, e));
+      this.#spawnedAt = Date.now();
       this.#startTimer = setTimeout(() => this.#startTimedOut(pty), this.#opts.startTimeoutMs);
       this.#startTimer.unref();
     } catch (err) {
       this.#removeRcDir();
-      this.#giveUp(`cannot start ${this.#opts.program}: ${(err as Error).message ?? String(err)}`);
+      this.#giveUp(`cannot start ${this.#program}: ${(err as Error).message ?? String(err)}`);
     }
   }
 
@@ -253,7 +266,7 @@ export class ShellSession {
   #launch(): { file: string; args: string[]; env: Record<string, string> } {
     // A shell started again in place of one that did not start leaves no folder of its own behind.
     this.#removeRcDir();
-    const dir = mkdtempSync(path.join(this.#opts.tmpDir, 'aish-shell-'));
+    const dir = privateDir(typeof this.#opts.tmpDir === 'string' ? [this.#opts.tmpDir] : this.#opts.tmpDir);
     this.#rcDir = dir;
     const integration = integrationDir();
     const env: Record<string, string> = {};
@@ -261,16 +274,16 @@ export class ShellSession {
     if (this.#env) Object.assign(env, this.#env);
     env.TERM ||= 'xterm-256color';
     const rc = this.#withRc ? 1 : 0;
-    if (this.#opts.kind === 'bash') {
+    if (this.#kind === 'bash') {
       const file = path.join(dir, 'bashrc');
       writeFileSync(file, `__aish_k=${this.#secret}\n__aish_rc=${rc}\n. ${shellQuote(path.join(integration, 'bash.sh'))}\n`, { mode: 0o600 });
-      return { file: this.#opts.program, args: ['--rcfile', file, '-i'], env };
+      return { file: this.#program, args: ['--rcfile', file, '-i'], env };
     }
     writeFileSync(path.join(dir, '.zshenv'), `__aish_rc=${rc}\nsource ${shellQuote(path.join(integration, 'zsh', '.zshenv'))}\n`, { mode: 0o600 });
     writeFileSync(path.join(dir, '.zshrc'), `__aish_k=${this.#secret}\n__aish_rc=${rc}\nsource ${shellQuote(path.join(integration, 'zsh', '.zshrc'))}\n`, { mode: 0o600 });
     if (env.ZDOTDIR !== undefined) env.__aish_user_zdotdir = env.ZDOTDIR;
     env.ZDOTDIR = dir;
-    return { file: this.#opts.program, args: ['-i'], env };
+    return { file: this.#program, args: ['-i'], env };
   }
 
   #removeRcDir(): void {
@@ -292,7 +305,7 @@ export class ShellSession {
   }
 
   get #name(): string {
-    return path.basename(this.#opts.program);
+    return path.basename(this.#program);
   }
 
   /** Stops `pty` and starts another in its place. */
@@ -447,6 +460,13 @@ export class ShellSession {
     this.#failure = null;
     const said = rcErrors(this.#startOutput);
     if (said) this.#opts.status(`${this.#name} reported while reading your rc file:\n${said}`);
+    // A slow rc file makes the first shell line wait: said once, with how long, so the wait has a
+    // reason (a shell started again later says nothing more).
+    const took = Date.now() - this.#spawnedAt;
+    if (this.#withRc && took > SLOW_RC_MS && !this.#slowTold) {
+      this.#slowTold = true;
+      this.#opts.status(`${this.#name} took ${(took / 1000).toFixed(1)} s to read your rc file`);
+    }
     this.#startOutput = '';
     this.#markReady?.(true);
     this.#markReady = null;
@@ -548,6 +568,37 @@ export class ShellSession {
     if (!current) return;
     const exitCode = e.signal ? 128 + e.signal : e.exitCode;
     current.resolve({ exitCode, signal, typedAhead: [], shellEnded: { reason, byExit } });
+  }
+
+  /**
+   * Ends this shell as a hangup would and starts `program` (a `kind` shell) in its place, with its
+   * rc files, in the shell's directory with its exported environment as last read: what `exec
+   * zsh` typed into the shell would have done, with aish's integration in the new one. Resolves
+   * as `start` does.
+   */
+  replace(program: string, kind: SessionShell): Promise<boolean> {
+    return this.#serial(async () => {
+      await this.#whenReady();
+      if (this.#closed) return false;
+      const pty = this.#pty;
+      if (pty) {
+        const jobs = this.#knownJobs(pty.pid);
+        // No longer this session's: its exit says nothing, and a shell that ignores the hangup
+        // is killed a moment later.
+        this.#pty = null;
+        signal(pty.pid, 'SIGHUP');
+        hangUp(jobs);
+        setTimeout(() => this.#stop(pty), 1000).unref();
+      }
+      this.#program = program;
+      this.#kind = kind;
+      this.#withRc = true;
+      this.#failure = null;
+      this.#phase = 'dead';
+      this.#ready = new Promise((resolve) => (this.#markReady = resolve));
+      void this.#spawn();
+      return this.#ready;
+    });
   }
 
   /** Whether the shell ended for good (`exit` typed, or aish closed it). */
@@ -830,13 +881,28 @@ export function typedLines(keys: string): string[] {
 
 /** The integration's `<fd> <where>` lines (see `__aish_fds`). */
 function movedStreams(field: string): MovedStream[] {
-  const names = ['input', 'output', 'errors'] as const;
+  const names = ['input', 'output', 'error'] as const;
   const moved: MovedStream[] = [];
   for (const line of field.split('\n')) {
     const m = /^([012]) (.*)$/.exec(line);
     if (m) moved.push({ stream: names[Number(m[1])]!, to: m[2] === 'closed' ? null : m[2]! });
   }
   return moved;
+}
+
+/** A new private folder (0700) in the first of `bases` that takes one; a base that is missing is
+ * made when it is aish's own (the last). */
+function privateDir(bases: readonly string[]): string {
+  let failure: unknown;
+  for (const [i, base] of bases.entries()) {
+    try {
+      if (i === bases.length - 1 && i > 0) mkdirSync(base, { recursive: true, mode: 0o700 });
+      return mkdtempSync(path.join(base, 'aish-shell-'));
+    } catch (err) {
+      failure ??= err;
+    }
+  }
+  throw failure ?? new Error('no folder for the shell\'s rc file');
 }
 
 /** Lines after which the jobs are asked again: they may start, stop, end or disown one. */

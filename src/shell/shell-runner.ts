@@ -18,7 +18,8 @@ import { parseCompletion, type ShellCompletion } from './completion-answer.js';
 import { isInteractiveCommand } from './interactive.js';
 import { runShell } from './run-shell.js';
 import { shellNotices } from './shell-notices.js';
-import type { SessionRun, ShellSession } from './session.js';
+import { sessionShellOf, type MovedStream, type SessionRun, type ShellSession } from './session.js';
+import { shellReplacement } from './shell-exec.js';
 import { readShellHistory } from './shell-history.js';
 
 /** How an exec frame ends: the exit code, the signal, or why the command never started. */
@@ -414,6 +415,11 @@ export class ShellRunner {
     // `ignorespace`). aish's own input history keeps it redacted.
     const redacted = historyText(command, this.#parts.redact);
     const typed = how.outOfHistory || redacted !== command ? ` ${command}` : command;
+    const replacement = shellReplacement(command, this.#state.env.SHELL);
+    if (replacement) {
+      await this.#replaceShell(session, command, replacement);
+      return;
+    }
     const capture = new OutputCapture(shell.capture_max_chars);
     const plain = new PlainLines((text) => view.execOutput(text));
     view.execBegin(command);
@@ -445,6 +451,7 @@ export class ShellRunner {
     this.#lastStatus = run.exitCode;
     if (run.shellEnded && !run.shellEnded.byExit) view.status(`shell ended (${run.shellEnded.reason}); started a new one`);
     if (run.incomplete) view.status('the shell wanted more input (an unclosed quote or block?): the line was cancelled');
+    if (run.moved) view.status(movedText(run.moved));
     if (run.typedAhead.length > 0) this.#parts.onTypeahead?.(run.typedAhead);
     // The next prompt is drawn from the shell's, which the command may have changed (a cd, $?);
     // a new shell's is asked after its first command.
@@ -466,6 +473,36 @@ export class ShellRunner {
     if (captured.fullScreen) output = `${output ? `${output}\n` : ''}[${programName(command)}: full-screen program]`;
     this.#parts.pending.append({ command, output, exitCode: run.exitCode });
     if (run.shellEnded?.byExit) this.#parts.onShellExit?.(run.exitCode);
+  }
+
+  /**
+   * `exec <shell>`: typed into the session, the new shell would have no integration and the line
+   * would never end. A new session of that shell (of the same one, for a shell aish has no
+   * session for) starts in its place instead, in the same directory with the same exported
+   * environment, and a status line says so.
+   */
+  async #replaceShell(session: ShellSession, command: string, program: string): Promise<void> {
+    const { view } = this.#parts;
+    view.execBegin(command);
+    const before = session.kind;
+    const kind = sessionShellOf(program);
+    // The exported environment as the shell has it now: the new shell inherits it, as with exec.
+    await session.exportedEnv().catch(() => null);
+    const ok = await session.replace(kind ? program : (this.#parts.shell.program ?? before), kind ?? before);
+    const exitCode = ok ? 0 : 127;
+    view.execEnd({ exitCode, signal: null });
+    this.#lastStatus = exitCode;
+    const name = path.basename(program);
+    if (!ok) view.status(`no shell session (${session.failure ?? `${name} did not start`})`);
+    else if (kind) view.status(`${name} replaced the shell: a new ${name} session, with aish's integration`);
+    else view.status(`aish has no session for ${name}: started a new ${before} session instead`);
+    this.#historyFile = null;
+    this.#kinds.clear();
+    this.#keys = undefined;
+    this.#envStale = true;
+    this.#shellPromptAsked = null;
+    this.#shellPrompt = null;
+    this.#parts.pending.append({ command, output: '', exitCode });
   }
 
   /**
@@ -532,6 +569,12 @@ function historyText(command: string, redact: (text: string) => string): string 
   } catch {
     return null;
   }
+}
+
+/** The status line for a line that moved the shell's own input or output (`exec >file`). */
+function movedText(moved: readonly MovedStream[]): string {
+  const what = moved.map(({ stream, to }, i) => `${i === 0 ? "the shell's" : 'its'} ${stream === 'error' ? 'error output' : stream} ${to === null ? 'was closed' : `went to ${to}`}`);
+  return `${what.join(' and ')}: aish put ${moved.length > 1 ? 'them' : 'it'} back on the terminal`;
 }
 
 /** The first word of a command, for `[vim: full-screen program]`. */
