@@ -137,6 +137,9 @@ interface Current {
   ctrlC: boolean;
   /** The end was asked for: the prompt came back without it (see the R marker). */
   endAsked: boolean;
+  /** Output since the end was asked for: the question's echo if the shell gives that end late,
+   * the command's own if the prompt marker was one it printed and its true end comes. */
+  held: string;
   before: string;
   opts: RunOptions;
   resolve: (run: SessionRun) => void;
@@ -440,8 +443,10 @@ export class ShellSession {
       return;
     }
     const current = this.#current;
-    // After the end was asked for, the shell is at its prompt: what it prints is the question's echo.
-    if (current?.endAsked) return;
+    if (current?.endAsked) {
+      if (current.held.length < MAX_BEFORE) current.held += text;
+      return;
+    }
     if (!current) {
       // Not a query's echo: a job's notice (bash's `Done` as it draws the prompt after a command,
       // zsh's at its prompt), or the line editor drawing its empty prompt.
@@ -474,7 +479,7 @@ export class ShellSession {
 
   #done(fields: string[]): void {
     const current = this.#current;
-    const [status, cwd, typed, moved] = fields;
+    const [status, cwd, typed, moved, late] = fields;
     if (cwd && cwd !== this.#cwd) {
       this.#cwd = cwd;
       this.#onCwd?.(cwd);
@@ -492,9 +497,12 @@ export class ShellSession {
     }
     this.#current = null;
     this.#env = null;
+    // Held since the end was asked for: the command's own output unless this end is the late one.
+    if (current.held && late !== 'late') current.opts.onOutput(current.held);
     this.#phase = 'idle';
-    // An end asked for at the prompt (see the R marker) leaves the shell there: no other comes.
-    this.#prompt = current.endAsked ? Promise.resolve() : new Promise((resolve) => (this.#atPrompt = resolve));
+    // An end given late, at aish's question (see the R marker), leaves the shell at the prompt it
+    // had drawn: no other comes.
+    this.#prompt = late === 'late' ? Promise.resolve() : new Promise((resolve) => (this.#atPrompt = resolve));
     const exitCode = Number.parseInt(status ?? '', 10);
     const code = Number.isFinite(exitCode) ? exitCode : 1;
     const incomplete = current.incomplete && !current.started;
@@ -644,7 +652,7 @@ export class ShellSession {
       // Nobody types into a piped run: its input is at its end, as before the session. A leading
       // space stays first, where the shell looks for it (`ignorespace`: kept out of its history).
       const line = opts.inputEnds ? `${/^ */.exec(command)![0]}{ ${command.trimStart()}\n} </dev/null` : command;
-      const current: Current = { started: false, keys: '', incomplete: false, interrupting: false, line, swallowed: 0, retype: false, ctrlC: false, endAsked: false, before: '', opts, resolve: done, command };
+      const current: Current = { started: false, keys: '', incomplete: false, interrupting: false, line, swallowed: 0, retype: false, ctrlC: false, endAsked: false, held: '', before: '', opts, resolve: done, command };
       this.#current = current;
       opts.signal?.addEventListener('abort', onAbort);
       pty.write(`${KILL_LINE}${PASTE_START}${line}${PASTE_END}\r`);

@@ -35,8 +35,9 @@ __aish_done() {
   return "$s"
 }
 
-# The end marker: status, directory, the lines typed ahead (read when $3 is set), and where the
-# line had moved the shell's own input and output (see __aish_fds).
+# The end marker: status, directory, the lines typed ahead (read when $3 is set), where the line
+# had moved the shell's own input and output (see __aish_fds), and `late` when given at aish's
+# `end` question rather than by the prompt hook.
 __aish_end() {
   local s=$1 moved=$2 n=0 line typed= num='\#'
   # Whole lines typed while the command ran that it did not read would run here next, outside
@@ -53,7 +54,7 @@ __aish_end() {
   __aish_enc "$moved"
   moved=$__aish_v
   __aish_enc "$PWD"
-  printf '\e]6973;D;%s;%s;%s;%s;%s\a' "$__aish_k" "$s" "$__aish_v" "$typed" "$moved"
+  printf '\e]6973;D;%s;%s;%s;%s;%s;%s\a' "$__aish_k" "$s" "$__aish_v" "$typed" "$moved" "${4-}"
   # The command number this end is for: a later `end` query knows from it whether one is owed.
   (( __aish_atp )) && __aish_dn=${num@P}
 }
@@ -280,7 +281,7 @@ __aish_query() {
       if (( ! __aish_atp )) || [[ ${num@P} != "${__aish_dn-}" ]]; then
         __aish_s=$st __aish_sn=
         __aish_fds
-        __aish_end "$st" "$__aish_v"
+        __aish_end "$st" "$__aish_v" '' late
       fi
       __aish_guard
       return

@@ -33,8 +33,9 @@ __aish_done() {
   return $s
 }
 
-# The end marker: status, directory, the lines typed ahead (read when $3 is set), and where the
-# line had moved the shell's own input and output (see __aish_fds).
+# The end marker: status, directory, the lines typed ahead (read when $3 is set), where the line
+# had moved the shell's own input and output (see __aish_fds), and `late` when given at aish's
+# `end` question rather than by the prompt hook.
 __aish_end() {
   local s=$1 moved=$2 n=0 line typed=
   # Whole lines typed while the command ran that it did not read are handed to aish, which runs
@@ -48,7 +49,7 @@ __aish_end() {
   __aish_enc "$moved"
   moved=$__aish_v
   __aish_enc "$PWD"
-  print -rn -- $'\e]6973;D;'"$__aish_k;$s;$__aish_v;$typed;$moved"$'\a'
+  print -rn -- $'\e]6973;D;'"$__aish_k;$s;$__aish_v;$typed;$moved;${4-}"$'\a'
   # The commands begun this end is for: a later `end` query knows from it whether one is owed.
   __aish_dn=$__aish_cn
 }
@@ -158,7 +159,7 @@ __aish_query() {
       if (( __aish_cn != __aish_dn )); then
         __aish_s=$st __aish_sn=
         __aish_fds 1 2
-        __aish_end $st "$__aish_v"
+        __aish_end $st "$__aish_v" '' late
       fi
       __aish_guard
       return
