@@ -200,6 +200,11 @@ export class ShellSession {
     this.#cwd = opts.cwd;
   }
 
+  /** The shell program now running (or starting). */
+  get program(): string {
+    return this.#program;
+  }
+
   /** Which shell this is (its history file's format). */
   get kind(): SessionShell {
     return this.#kind;
@@ -586,7 +591,8 @@ export class ShellSession {
    */
   replace(program: string, kind: SessionShell): Promise<boolean> {
     return this.#serial(async () => {
-      await this.#whenReady();
+      // A shell still starting is let finish (its start is under way); a dead one is not restarted.
+      if (this.#phase === 'starting') await this.#ready;
       if (this.#closed) return false;
       const pty = this.#pty;
       if (pty) {

@@ -7,9 +7,10 @@
 // reaches the shell's history only redacted. Approved `CMD:` lines run here too, exactly as if
 // typed.
 
-import { statSync, type Stats } from 'node:fs';
+import { accessSync, constants, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config/schema.js';
+import { findOnPath } from '../find-on-path.js';
 import type { RouteContext, WordKind } from '../line-router.js';
 import type { PendingOutput } from '../context/pending-output.js';
 import { matchBuiltin, runBuiltin, shellState, type ShellState } from './builtins.js';
@@ -484,18 +485,27 @@ export class ShellRunner {
   async #replaceShell(session: ShellSession, command: string, program: string): Promise<void> {
     const { view } = this.#parts;
     view.execBegin(command);
-    const before = session.kind;
+    const before = { program: session.program, kind: session.kind };
     const kind = sessionShellOf(program);
+    const name = path.basename(program);
     // The exported environment as the shell has it now: the new shell inherits it, as with exec.
-    await session.exportedEnv().catch(() => null);
-    const ok = await session.replace(kind ? program : (this.#parts.shell.program ?? before), kind ?? before);
+    const env = (await session.exportedEnv().catch(() => null)) ?? this.#state.env;
+    // A shell that is not there fails as exec would, and the shell there was stays.
+    const found = program.includes('/') ? isExecutable(path.resolve(this.#state.cwd, program)) : findOnPath(program, env.PATH ?? '') !== null;
+    if (!found) {
+      view.execEnd({ exitCode: 127, signal: null });
+      this.#lastStatus = 127;
+      view.status(`${name}: not found; the shell stays ${path.basename(before.program)}`);
+      this.#parts.pending.append({ command, output: `${name}: not found`, exitCode: 127 });
+      return;
+    }
+    const ok = await session.replace(kind ? program : before.program, kind ?? before.kind);
     const exitCode = ok ? 0 : 127;
     view.execEnd({ exitCode, signal: null });
     this.#lastStatus = exitCode;
-    const name = path.basename(program);
     if (!ok) view.status(`no shell session (${session.failure ?? `${name} did not start`})`);
     else if (kind) view.status(`${name} replaced the shell: a new ${name} session, with aish's integration`);
-    else view.status(`aish has no session for ${name}: started a new ${before} session instead`);
+    else view.status(`aish has no session for ${name}: started a new ${path.basename(before.program)} session instead`);
     this.#historyFile = null;
     this.#kinds.clear();
     this.#keys = undefined;
@@ -546,6 +556,16 @@ const COMPLETE_TIMEOUT_MS = 500;
 const WORD_KINDS = new Set(['alias', 'function', 'builtin', 'keyword', 'file']);
 /** Commands that may define, remove or shadow a command word (or change PATH): answers are asked again. */
 const MAY_DEFINE = /\b(alias|unalias|function|unset|unfunction|source|enable|disable|hash|rehash|eval|exec|PATH|path|cd|pushd|popd)\b|\(\s*\)|(^|[\s;&|])\.\s/;
+
+/** Whether `file` is a file this process may run. */
+function isExecutable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
 
 /** A path's stat, or undefined (missing, unreadable, or not a path at all). */
 function statOf(p: string): Stats | undefined {

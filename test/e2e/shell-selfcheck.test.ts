@@ -95,6 +95,11 @@ for (const shell of ['bash', 'zsh']) needs(`/bin/${shell}`).describe(`${shell}: 
     expect(exitOf(await typed(t, 'false'))).toBe('1');
     expect(await typed(t, `exec ${shell}`)).toContain(`${shell} replaced the shell`);
     expect(await typed(t, 'echo "[${ZSH_VERSION:-bash}]"')).toMatch(shell === 'zsh' ? /\[5\./ : /\[bash\]/);
+    // A shell that is not there fails as exec would, and the shell stays.
+    const missing = await typed(t, 'exec /nonexistent/zsh');
+    expect(missing).toContain(`zsh: not found; the shell stays ${shell}`);
+    expect(exitOf(missing)).toBe('127');
+    expect(await typed(t, 'greet still')).toContain('hello still');
   });
 });
 
