@@ -360,15 +360,9 @@ export class ShellSession {
         // taken as the next command's. (Without a Ctrl-C, a prompt while the command runs is
         // another shell's that inherited an exported PS1: the command goes on.)
         if (this.#current?.started && this.#current.ctrlC) this.#done(['130']);
-        else if (this.#current?.started && !this.#current.endAsked && this.#shellInForeground()) {
-          // The prompt is back, without the command's end: the line removed aish's prompt hook
-          // (`unset PROMPT_COMMAND`, `precmd_functions=()`). The integration gives that end when
-          // asked (`end`: only if a command ran since its last one, with the status the shell
-          // kept) and puts its hooks back. Asked once, and only of a shell that holds the
-          // terminal: a prompt printed by a program (`print $PS1`) must not type into it.
-          this.#current.endAsked = true;
-          this.#pty?.write(`${KILL_LINE}${PASTE_START}end end${PASTE_END}${QUERY_KEY}`);
-        }
+        // The prompt is back, without the command's end: the line removed aish's prompt hook
+        // (`unset PROMPT_COMMAND`, `precmd_functions=()`).
+        else if (this.#current?.started) this.#askEnd(this.#current);
         this.#atPrompt?.();
         this.#atPrompt = null;
         if (this.#current?.retype) {
@@ -490,6 +484,9 @@ export class ShellSession {
       this.#onCwd?.(cwd);
     }
     if (!current) return;
+    // An end given late is for the line that asked for it: one that came after that line had
+    // ended otherwise (its prompt after a Ctrl-C) must not end the next.
+    if (late === 'late' && !current.endAsked) return;
     // aish's typing of the command was read by the end hook as lines typed ahead: a Ctrl-C that
     // landed as the last command ended left zsh an interrupt to take at its next prompt, which
     // dropped its line editor and ran the hooks again, whose read took the typing. The command
@@ -727,6 +724,22 @@ export class ShellSession {
   #typeCtrlC(current: Current): void {
     current.ctrlC = true;
     this.#pty?.write('\x03');
+    // A line that left neither an end nor a prompt marker (`unset PROMPT_COMMAND; PS1='$ '`) has
+    // the shell at a prompt aish cannot see: asked for the end, the integration puts its hooks
+    // back, and the prompt it draws then ends the line (exit 130).
+    if (current.started) this.#askEnd(current);
+  }
+
+  /**
+   * Asks the shell for the end of `current`, which its prompt hook did not give. The integration
+   * gives it (`end`) only if a command began since its last end, with the status the shell kept,
+   * and puts its hooks back. Asked once, and only of a shell that holds the terminal: a prompt
+   * marker printed by a program (`print $PS1`) must not make aish type into that program.
+   */
+  #askEnd(current: Current): void {
+    if (current.endAsked || !this.#shellInForeground()) return;
+    current.endAsked = true;
+    this.#pty?.write(`${KILL_LINE}${PASTE_START}end end${PASTE_END}${QUERY_KEY}`);
   }
 
   resize(cols: number, rows: number): void {

@@ -50,6 +50,28 @@ for (const kind of ['bash', 'zsh'] as const) needs(kind).describe(`${kind} sessi
     expect((await run(`${UNHOOK[kind]}; echo quiet`)).out.replace(/\x1b\[[0-9;?]*[a-zA-Z]|\r/g, '').trim()).toBe('quiet');
   });
 
+  it('Ctrl-C ends a line that left neither an end nor a prompt marker, and the hooks are back after it', async () => {
+    const { session, run } = start(kind);
+    const controller = new AbortController();
+    // The line has ended in the shell, whose own prompt (`$ `, no marker) is drawn as if it were
+    // the line's output: nothing else says so. Ctrl-C once that prompt is there.
+    let shown = '';
+    let prompted: () => void;
+    const atPrompt = new Promise<void>((resolve) => (prompted = resolve));
+    const line = session.run(`${UNHOOK[kind]}; PS1='$ '`, {
+      onOutput: (text) => {
+        shown += text;
+        if (shown.includes('$ ')) prompted();
+      },
+      signal: controller.signal,
+    });
+    await atPrompt;
+    controller.abort();
+    expect((await line).exitCode).toBe(130);
+    expect((await run('false')).exitCode).toBe(1);
+    expect((await run('echo next')).out).toContain('next');
+  });
+
   it('a prompt marker printed by a command does not end it early, nor the next line', async () => {
     const { run } = start(kind);
     // The shell's own PS1, holding the prompt marker with the secret, printed as a command's output.
