@@ -7,10 +7,10 @@
 // reaches the shell's history only redacted. Approved `CMD:` lines run here too, exactly as if
 // typed.
 
-import { accessSync, constants, statSync, type Stats } from 'node:fs';
+import { statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config/schema.js';
-import { findOnPath } from '../find-on-path.js';
+import { findOnPath, isExecutableFile } from '../find-on-path.js';
 import type { RouteContext, WordKind } from '../line-router.js';
 import type { PendingOutput } from '../context/pending-output.js';
 import { matchBuiltin, runBuiltin, shellState, type ShellState } from './builtins.js';
@@ -491,7 +491,7 @@ export class ShellRunner {
     // The exported environment as the shell has it now: the new shell inherits it, as with exec.
     const env = (await session.exportedEnv().catch(() => null)) ?? this.#state.env;
     // A shell that is not there fails as exec would, and the shell there was stays.
-    const found = program.includes('/') ? isExecutable(path.resolve(this.#state.cwd, program)) : findOnPath(program, env.PATH ?? '') !== null;
+    const found = program.includes('/') ? isExecutableFile(path.resolve(this.#state.cwd, program)) : findOnPath(program, env.PATH ?? '') !== null;
     if (!found) {
       view.execEnd({ exitCode: 127, signal: null });
       this.#lastStatus = 127;
@@ -556,16 +556,6 @@ const COMPLETE_TIMEOUT_MS = 500;
 const WORD_KINDS = new Set(['alias', 'function', 'builtin', 'keyword', 'file']);
 /** Commands that may define, remove or shadow a command word (or change PATH): answers are asked again. */
 const MAY_DEFINE = /\b(alias|unalias|function|unset|unfunction|source|enable|disable|hash|rehash|eval|exec|PATH|path|cd|pushd|popd)\b|\(\s*\)|(^|[\s;&|])\.\s/;
-
-/** Whether `file` is a file this process may run. */
-function isExecutable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
 
 /** A path's stat, or undefined (missing, unreadable, or not a path at all). */
 function statOf(p: string): Stats | undefined {
