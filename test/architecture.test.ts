@@ -56,7 +56,7 @@ const LAYERS: Record<string, readonly string[]> = {
   // The rules that find secrets by shape, loaded when first needed (dist/secret-rules.js).
   'secret-rules': ['code-cache', 'safety'],
   history: ['context', 'errors', 'is-record', 'private-file'],
-  shell: ['config', 'context', 'line-router', 'small-file'],
+  shell: ['config', 'context', 'find-on-path', 'line-router', 'small-file'],
   memory: ['broker', 'config', 'context', 'errors', 'history', 'is-record', 'safety'],
   // The current directory's git work tree: the [project] block, @file mentions, git diff.
   project: ['config', 'errors', 'shell'],
