@@ -353,8 +353,9 @@ export class ShellSession {
         this.#jobs.track(this.query('jobs'));
         return;
       case 'ask-end':
-        // Typed into a program of the line (a prompt marker it printed), the question would be its input.
-        if (holdsTerminal(this.#process.pty?.pid)) this.#feed({ type: 'end-asked' });
+        // Typed into a program of the line (a prompt marker it printed), the question would be its
+        // input. fish's integration has no `end` question: its markers come from its own events.
+        if (this.#process.kind !== 'fish' && holdsTerminal(this.#process.pty?.pid)) this.#feed({ type: 'end-asked' });
         return;
       case 'ended':
         return this.#ended(effect);
