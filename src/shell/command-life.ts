@@ -396,8 +396,9 @@ function timer(state: LifeState, id: TimerId): Step {
   switch (id) {
     case 'held-keys':
       if (state.type !== 'running' || !state.keys) return { state, effects: [] };
-      if (!state.keys.includes('\x03')) return { state: { ...state, keys: '' }, effects: [{ type: 'write', data: state.keys }] };
-      return { state: { ...state, type: 'interrupted', keys: '' }, effects: [{ type: 'write', data: state.keys }, ...askEnd(state)] };
+      // A Ctrl-C among them (one that waited for the start) asks for no end: typed while a short
+      // command's end hook runs, the question would meet zsh's interrupt there.
+      return { state: state.keys.includes('\x03') ? { ...state, type: 'interrupted', keys: '' } : { ...state, keys: '' }, effects: [{ type: 'write', data: state.keys }] };
     case 'interrupt-wait':
       if (state.type !== 'interrupting') return { state, effects: [] };
       return { state: { type: 'cut', typed: state.typed, keys: state.keys, before: state.before, swallowed: state.swallowed }, effects: [{ type: 'write', data: '\x03' }] };
