@@ -274,6 +274,13 @@ export function buildSession(opts: SessionOptions): Session {
   return { active, render, status, background, mcp, gate, tools, core, sessions, memory, project, blocks, shell, undo, norris };
 }
 
+/** Where the session's shell gets its private rc folder: TMPDIR (which may name a folder that is
+ * gone), then /tmp, then aish's own state dir. */
+function shellTmpDirs(env: Record<string, string | undefined>, stateDir: string | undefined): string[] {
+  const dirs = [env.TMPDIR || os.tmpdir(), '/tmp', ...(stateDir ? [path.join(stateDir, 'tmp')] : [])];
+  return [...new Set(dirs)];
+}
+
 /** The REPL's shell: its session shell (bash, zsh or fish with `shell.session` on), the keyboard handed to it. */
 function shellRunner(
   opts: SessionOptions,
@@ -286,7 +293,7 @@ function shellRunner(
   const kind = sessionShellOf(program);
   const session =
     config.shell.session && kind
-      ? new ShellSession({ program, kind, cwd, env, size, status: parts.status, startTimeoutMs: config.shell.start_timeout_ms, tmpDir: env.TMPDIR || os.tmpdir() })
+      ? new ShellSession({ program, kind, cwd, env, size, status: parts.status, startTimeoutMs: config.shell.start_timeout_ms, tmpDir: shellTmpDirs(env, opts.stateDir) })
       : null;
   return new ShellRunner({
     shell: config.shell,

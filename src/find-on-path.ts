@@ -8,13 +8,18 @@ export function findOnPath(name: string, pathVar: string): string | null {
   for (const dir of pathVar.split(path.delimiter)) {
     if (!dir) continue;
     const full = path.join(dir, name);
-    try {
-      if (!statSync(full).isFile()) continue;
-      accessSync(full, constants.X_OK);
-      return full;
-    } catch {
-      // not here
-    }
+    if (isExecutableFile(full)) return full;
   }
   return null;
+}
+
+/** Whether `file` is a file this process may run. */
+export function isExecutableFile(file: string): boolean {
+  try {
+    if (!statSync(file).isFile()) return false;
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }

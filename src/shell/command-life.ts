@@ -22,6 +22,9 @@ export interface SessionRun {
   incomplete?: boolean;
   /** The command could not be given to a shell (none could start). */
   error?: string;
+  /** The line moved the shell's own input, output or error (`exec >file`): where each had gone.
+   * The integration has put them back on the terminal. */
+  moved?: MovedStream[];
 }
 
 /** A command as aish types it: `line` is what goes between the bracketed-paste marks. */
@@ -39,6 +42,9 @@ export interface Typed {
  * aish's typing as lines typed ahead: typed again at its next prompt), `running` (started; `keys`
  * are held keys waiting out `HELD_KEYS_MS`), `interrupted` (running, and aish typed Ctrl-C: a
  * prompt without the end marker ends it; `keys` held before its start come back at its end).
+ * `held` in `running` and `interrupted` says the end was asked for (the prompt came back without
+ * it, or aish typed Ctrl-C): the output since then, shown if the command's own end follows and
+ * dropped if the end comes late (the question's echo).
  */
 export type LifeState =
   | { type: 'dead' }
@@ -50,8 +56,8 @@ export type LifeState =
   | { type: 'cut'; typed: Typed; keys: string; before: string; swallowed: number }
   | { type: 'incomplete'; typed: Typed; keys: string }
   | { type: 'retyping'; typed: Typed; keys: string; swallowed: number }
-  | { type: 'running'; typed: Typed; keys: string }
-  | { type: 'interrupted'; typed: Typed; keys: string };
+  | { type: 'running'; typed: Typed; keys: string; held?: string }
+  | { type: 'interrupted'; typed: Typed; keys: string; held?: string };
 
 export type LifeEvent =
   /** A new shell was spawned: it reads its rc files until its first prompt. */
@@ -63,6 +69,8 @@ export type LifeEvent =
   /** The line was cancelled (its AbortSignal). */
   | { type: 'abort' }
   | { type: 'timer'; id: TimerId }
+  /** The facade found the shell holding its terminal after an `ask-end`: the question may go. */
+  | { type: 'end-asked' }
   /** The shell's process ended; `hungUp` when aish ended it (closing). */
   | { type: 'exit'; exitCode: number; signal?: number; hungUp: boolean }
   | { type: 'run'; command: string; line: string; inputEnds: boolean }
@@ -87,6 +95,9 @@ export type LifeEffect =
   | { type: 'aside'; text: string }
   /** The line may have started, stopped or ended a job: ask for the jobs. */
   | { type: 'ask-jobs' }
+  /** The end may have been lost (a line removed aish's hooks): if the shell holds its terminal
+   * (no program of the line could take the question as typing), feed back `end-asked`. */
+  | { type: 'ask-end' }
   /** The shell ended: `during` says what it was doing; `byExit` when `exit` was typed or aish hung it up. */
   | { type: 'ended'; during: 'start' | 'command' | 'idle'; reason: string; byExit: boolean };
 
@@ -142,6 +153,8 @@ export function step(state: LifeState, event: LifeEvent, secret: string): Step {
     }
     case 'timer':
       return timer(state, event.id);
+    case 'end-asked':
+      return endAsked(state);
     case 'exit':
       return exit(state, event);
     case 'run': {
@@ -175,6 +188,7 @@ function output(state: LifeState, text: string): Step {
       return { state, effects: [{ type: 'aside', text }] };
     case 'running':
     case 'interrupted':
+      if (state.held !== undefined) return { state: { ...state, held: (state.held + text).slice(0, MAX_BEFORE) }, effects: [] };
       return { state, effects: [{ type: 'output', text }] };
     case 'typed':
     case 'interrupting':
@@ -231,6 +245,12 @@ function prompt(state: LifeState): Step {
       const ended = done(state, ['130']);
       return { state: ended.state, effects: [...ended.effects, atPrompt] };
     }
+    case 'running':
+      // The prompt is back without the command's end: the line removed aish's prompt hook
+      // (`unset PROMPT_COMMAND`, `precmd_functions=()`), or a program printed the prompt marker
+      // (`print ${(%)PS1}`), or a shell it started inherited an exported PS1. Only the first
+      // leaves the session's shell holding its terminal, where the end is asked for.
+      return { state, effects: [atPrompt, ...askEnd(state)] };
     case 'retyping':
       return { state: { type: 'typed', typed: state.typed, keys: state.keys, before: '', swallowed: state.swallowed }, effects: [atPrompt, { type: 'write', data: typing(state.typed.line) }] };
     default:
@@ -262,11 +282,15 @@ function start(state: LifeState): Step {
   }
 }
 
-/** The command's end (D: status, directory, lines typed ahead). */
+/** The command's end (D: status, directory, lines typed ahead, streams moved, 'late'). */
 function done(state: LifeState, fields: string[]): Step {
-  const [status, cwd, typedField = ''] = fields;
+  const [status, cwd, typedField = '', movedField = '', late] = fields;
   const effects: LifeEffect[] = cwd ? [{ type: 'cwd', cwd }] : [];
   if (!('typed' in state)) return { state, effects };
+  // An end given late is for the line that asked for it: one that came after that line had ended
+  // otherwise (its prompt after a Ctrl-C) must not end the next.
+  const held = 'held' in state ? state.held : undefined;
+  if (late === 'late' && held === undefined) return { state, effects };
   // aish's typing of the command was read by the end hook as lines typed ahead: a Ctrl-C that
   // landed as the last command ended left zsh an interrupt to take at its next prompt, which
   // dropped its line editor and ran the hooks again, whose read took the typing. The command
@@ -286,14 +310,34 @@ function done(state: LifeState, fields: string[]): Step {
     const said = after === -1 ? '' : state.before.slice(after + PASTE_OFF.length).replace(/^\r/, '');
     if (said) effects.push({ type: 'output', text: said });
   }
+  // Held since the end was asked for: the command's own output unless this end is the late one.
+  if (held && late !== 'late') effects.push({ type: 'output', text: held });
   const keys = 'keys' in state ? state.keys : '';
   const typedAhead = [...typedField.split('\x1f'), ...typedLines(keys)].filter((line) => line.trim() !== '');
-  const run: SessionRun = { exitCode: code, signal: signalOf(code), typedAhead, ...(state.type === 'incomplete' ? { incomplete: true } : {}) };
+  const moved = movedStreams(movedField);
+  const run: SessionRun = { exitCode: code, signal: signalOf(code), typedAhead, ...(state.type === 'incomplete' ? { incomplete: true } : {}), ...(moved.length > 0 ? { moved } : {}) };
   // The jobs to hang up at the end, known before the end: a loaded machine may not leave time to
   // ask then. Asked only after a line that may have started or changed one.
   const after: LifeEffect[] = JOB_WORDS.test(state.typed.command) || code === 148 ? [{ type: 'ask-jobs' }] : [];
+  // An end given late, at aish's question, leaves the shell at the prompt it had drawn: no other comes.
+  if (late === 'late') after.push({ type: 'prompt' });
   const ended = end(run, effects);
   return { state: ended.state, effects: [...ended.effects, ...after] };
+}
+
+/** The end is asked for once per line. */
+function askEnd(state: { held?: string }): LifeEffect[] {
+  return state.held === undefined ? [{ type: 'ask-end' }] : [];
+}
+
+/**
+ * The shell holds its terminal: the end its prompt hook did not give is asked for. The integration
+ * gives it (D with 'late') only if a command began since its last end, with the status the shell
+ * kept, and puts its hooks back. Asked once per line.
+ */
+function endAsked(state: LifeState): Step {
+  if ((state.type !== 'running' && state.type !== 'interrupted') || state.held !== undefined) return { state, effects: [] };
+  return { state: { ...state, held: '' }, effects: [{ type: 'write', data: `${KILL_LINE}${PASTE_START}end end${PASTE_END}${QUERY_KEY}` }] };
 }
 
 /** The command is over: its timers go, its run resolves, the shell is idle. */
@@ -305,7 +349,7 @@ function end(run: SessionRun, effects: LifeEffect[]): Step {
 function key(state: LifeState, data: string): Step {
   switch (state.type) {
     case 'running':
-      if (data.includes('\x03')) return { state: { type: 'interrupted', typed: state.typed, keys: '' }, effects: [{ type: 'cancel', id: 'held-keys' }, { type: 'write', data }] };
+      if (data.includes('\x03')) return { state: { ...state, type: 'interrupted', keys: '' }, effects: [{ type: 'cancel', id: 'held-keys' }, { type: 'write', data }] };
       // Keys still held for the start go first.
       if (state.keys) return { state: { ...state, keys: state.keys + data }, effects: [] };
       return { state, effects: [{ type: 'write', data }] };
@@ -330,7 +374,10 @@ function interrupt(state: LifeState): Step {
   switch (state.type) {
     case 'running':
     case 'interrupted':
-      return { state: { type: 'interrupted', typed: state.typed, keys: '' }, effects: [{ type: 'cancel', id: 'held-keys' }, { type: 'write', data: '\x03' }] };
+      // A line that left neither an end nor a prompt marker (`unset PROMPT_COMMAND; PS1='$ '`)
+      // has the shell at a prompt aish cannot see: asked for the end, the integration puts its
+      // hooks back, and the prompt it draws then ends the line (exit 130).
+      return { state: { ...state, type: 'interrupted', keys: '' }, effects: [{ type: 'cancel', id: 'held-keys' }, { type: 'write', data: '\x03' }, ...askEnd(state)] };
     case 'typed':
     case 'cut':
       return { state: { type: 'interrupting', typed: state.typed, keys: '', before: state.before, swallowed: state.swallowed }, effects: [{ type: 'schedule', id: 'interrupt-wait', ms: INTERRUPT_WAIT_MS }] };
@@ -349,7 +396,9 @@ function timer(state: LifeState, id: TimerId): Step {
   switch (id) {
     case 'held-keys':
       if (state.type !== 'running' || !state.keys) return { state, effects: [] };
-      return { state: state.keys.includes('\x03') ? { type: 'interrupted', typed: state.typed, keys: '' } : { ...state, keys: '' }, effects: [{ type: 'write', data: state.keys }] };
+      // A Ctrl-C among them (one that waited for the start) asks for no end: typed while a short
+      // command's end hook runs, the question would meet zsh's interrupt there.
+      return { state: state.keys.includes('\x03') ? { ...state, type: 'interrupted', keys: '' } : { ...state, keys: '' }, effects: [{ type: 'write', data: state.keys }] };
     case 'interrupt-wait':
       if (state.type !== 'interrupting') return { state, effects: [] };
       return { state: { type: 'cut', typed: state.typed, keys: state.keys, before: state.before, swallowed: state.swallowed }, effects: [{ type: 'write', data: '\x03' }] };
@@ -404,6 +453,23 @@ export function typedLines(keys: string): string[] {
     else if (ch >= ' ') line += ch;
   }
   return lines;
+}
+
+/** A stream of the shell's that a line moved (`exec >file`): where it had gone, null when closed. */
+export interface MovedStream {
+  stream: 'input' | 'output' | 'error';
+  to: string | null;
+}
+
+/** The end marker's moved field: the integration's `<fd> <where>` lines (see `__aish_fds`). */
+export function movedStreams(field: string): MovedStream[] {
+  const names = ['input', 'output', 'error'] as const;
+  const moved: MovedStream[] = [];
+  for (const line of field.split('\n')) {
+    const m = /^([012]) (.*)$/.exec(line);
+    if (m) moved.push({ stream: names[Number(m[1])]!, to: m[2] === 'closed' ? null : m[2]! });
+  }
+  return moved;
 }
 
 function signalOf(status: number): NodeJS.Signals | null {

@@ -8,16 +8,16 @@
 //
 // Operations (a command, a query) run one at a time, in order. `run` never rejects.
 
-import { step, typedLines, type LifeEffect, type LifeEvent, type LifeState, type SessionRun, type TimerId } from './command-life.js';
+import { step, typedLines, type LifeEffect, type LifeEvent, type LifeState, type SessionRun } from './command-life.js';
 import { pipedLine } from './launch.js';
+import { LifeTimers, delay, orNullAfter } from './life-timers.js';
 import { MarkerParser, parseEnv } from './markers.js';
 import { SecretMask, maskSecret } from './secret-mask.js';
-import { ShellJobs, hangUp, hangUpShell, pidsIn } from './shell-jobs.js';
+import { ShellJobs, hangUp, hangUpShell, holdsTerminal, pidsIn } from './shell-jobs.js';
 import { ShellProcess, type SessionShell, type ShellStartOptions } from './shell-process.js';
 
-export { typedLines, type SessionRun } from './command-life.js';
+export { typedLines, type MovedStream, type SessionRun } from './command-life.js';
 export type { Pty, SessionShell, ShellStartOptions, SpawnPty } from './shell-process.js';
-
 export { sessionShellOf } from './launch.js';
 
 export type ShellSessionOptions = ShellStartOptions;
@@ -49,7 +49,7 @@ export class ShellSession {
   /** Masks any piece of the secret in the shell's output, across chunks (secret-mask.ts). */
   #mask = new SecretMask(this.#secret);
   #state: LifeState = { type: 'dead' };
-  readonly #timers = new Map<TimerId, NodeJS.Timeout>();
+  readonly #timers = new LifeTimers((id) => this.#feed({ type: 'timer', id }));
   /** The run and the query in the shell now, as the machine resolves them. */
   #run: { opts: RunOptions; resolve: (run: SessionRun) => void } | null = null;
   #query: ((payload: string | null) => void) | null = null;
@@ -97,9 +97,14 @@ export class ShellSession {
     });
   }
 
-  /** Which shell this is (its history file's format). */
+  /** Which shell this is (its history file's format): the one configured until a line replaced it. */
   get kind(): SessionShell {
-    return this.#opts.kind;
+    return this.#process.kind;
+  }
+
+  /** The shell program now running (or starting). */
+  get program(): string {
+    return this.#process.program;
   }
 
   /** The shell's current directory, as of the end of the last command. */
@@ -140,7 +145,7 @@ export class ShellSession {
 
   /** Runs `command` as if typed at the shell's prompt. Never rejects. */
   run(command: string, opts: RunOptions): Promise<SessionRun> {
-    if (!this.#inCommand) this.#early ??= [];
+    if (!('typed' in this.#state)) this.#early ??= [];
     return this.#serial(() => this.#runNow(command, opts));
   }
 
@@ -161,15 +166,11 @@ export class ShellSession {
       opts.signal?.addEventListener('abort', onAbort);
       // Nobody types into a piped run: its input is at its end, as before the session.
       const inputEnds = opts.inputEnds === true;
-      this.#feed({ type: 'run', command, line: inputEnds ? pipedLine(this.#opts.kind, command) : command, inputEnds });
+      this.#feed({ type: 'run', command, line: inputEnds ? pipedLine(this.#process.kind, command) : command, inputEnds });
       for (const data of early) this.#feed({ type: 'key', data });
     });
     opts.signal?.removeEventListener('abort', onAbort);
     return run;
-  }
-
-  get #inCommand(): boolean {
-    return 'typed' in this.#state;
   }
 
   /** True once the shell shows its prompt (started, and done with the last command). */
@@ -222,22 +223,14 @@ export class ShellSession {
   queryIdle(op: 'complete' | 'histsave', arg: string, timeoutMs: number): Promise<string | null> {
     // A query in flight (the route sign asks what a word is while the person types) is quick: Tab waits for it.
     if (this.#state.type !== 'idle' && this.#state.type !== 'querying') return Promise.resolve(null);
-    let expired = false;
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<null>((resolve) => {
-      timer = setTimeout(() => {
-        expired = true;
-        resolve(null);
-      }, timeoutMs);
-      timer.unref();
-    });
     // Just after a command the shell's prompt is a moment away: typed before it, the line would
     // meet the terminal's cooked mode and its echo.
-    const asked = this.#serial(async () => {
-      await this.#prompt;
-      return expired ? null : this.#ask(op, arg, timeoutMs);
-    });
-    return Promise.race([asked, late]).finally(() => clearTimeout(timer));
+    return orNullAfter(timeoutMs, (expired) =>
+      this.#serial(async () => {
+        await this.#prompt;
+        return expired() ? null : this.#ask(op, arg, timeoutMs);
+      }),
+    );
   }
 
   /** Sends a query to the idle shell now; null when it is not idle or does not answer in time. */
@@ -285,13 +278,25 @@ export class ShellSession {
       jobs = await this.#ask('jobs', '', 300);
     }
     this.#closed = true;
-    for (const timer of this.#timers.values()) clearTimeout(timer);
     this.#timers.clear();
     const pty = this.#process.close();
     if (!pty) return;
     // Not asked (busy, or no answer in time): the jobs as last known.
     const groups = jobs !== null ? pidsIn(jobs) : this.#jobs.known(pty.pid);
     await hangUpShell(pty, groups, waitMs, () => this.#process.stop(pty));
+  }
+
+  /** `exec zsh` with aish's integration: this shell hung up, `program` (a `kind` shell) started in
+   * its place with its rc files, directory and exported environment as last read. As `start`. */
+  replace(program: string, kind: SessionShell): Promise<boolean> {
+    return this.#serial(async () => {
+      // A shell still starting is let finish (its start is under way); a dead one is not restarted.
+      if (this.#state.type === 'starting') await this.#process.start();
+      if (this.#closed || !this.#process.started) return false;
+      const { old, ready } = this.#process.replace(program, kind);
+      if (old) void hangUpShell(old, this.#jobs.known(old.pid), 1000, () => this.#process.stop(old));
+      return ready;
+    });
   }
 
   /** Feeds the command life an event and performs what it says. Once closed, SIGHUP ends the
@@ -308,20 +313,10 @@ export class ShellSession {
       case 'write':
         this.#process.pty?.write(effect.data);
         return;
-      case 'schedule': {
-        clearTimeout(this.#timers.get(effect.id));
-        const timer = setTimeout(() => {
-          this.#timers.delete(effect.id);
-          this.#feed({ type: 'timer', id: effect.id });
-        }, effect.ms);
-        timer.unref();
-        this.#timers.set(effect.id, timer);
-        return;
-      }
+      case 'schedule':
+        return this.#timers.schedule(effect.id, effect.ms);
       case 'cancel':
-        clearTimeout(this.#timers.get(effect.id));
-        this.#timers.delete(effect.id);
-        return;
+        return this.#timers.cancel(effect.id);
       case 'output':
         this.#run?.opts.onOutput(effect.text);
         return;
@@ -356,6 +351,11 @@ export class ShellSession {
         return;
       case 'ask-jobs':
         this.#jobs.track(this.query('jobs'));
+        return;
+      case 'ask-end':
+        // Typed into a program of the line (a prompt marker it printed), the question would be its
+        // input. fish's integration has no `end` question: its markers come from its own events.
+        if (this.#process.kind !== 'fish' && holdsTerminal(this.#process.pty?.pid)) this.#feed({ type: 'end-asked' });
         return;
       case 'ended':
         return this.#ended(effect);
@@ -397,8 +397,4 @@ export class ShellSession {
       this.#process.restart();
     }
   }
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

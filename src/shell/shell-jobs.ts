@@ -4,6 +4,7 @@
 // (`jobs -p`) and hangs them up too. A disowned job is not in the list and is left alone.
 
 import { readFileSync } from 'node:fs';
+import { delay } from './life-timers.js';
 import type { Pty } from './shell-process.js';
 
 /** The shell's jobs as last asked, and the question in flight, if any. */
@@ -69,11 +70,24 @@ export function pidsIn(text: string): number[] {
   return (text.match(/\d+/g) ?? []).map(Number);
 }
 
+/** Whether the shell `pid` holds its terminal (runs no job in the foreground); true where unknown. */
+export function holdsTerminal(pid: number | undefined): boolean {
+  if (pid === undefined) return false;
+  const stat = procStat(pid);
+  return stat === null || stat.tpgid === pid;
+}
+
 /** The session id of a process (Linux /proc), or null. */
 function sessionOf(pid: number): number | null {
+  return procStat(pid)?.session ?? null;
+}
+
+/** A process's session and its terminal's foreground process group (Linux /proc), or null. */
+function procStat(pid: number): { session: number; tpgid: number } | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3]);
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { session: Number(fields[3]), tpgid: Number(fields[5]) };
   } catch {
     return null;
   }
@@ -86,8 +100,4 @@ function signalProcess(pid: number, sig: NodeJS.Signals): void {
   } catch {
     // already gone
   }
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

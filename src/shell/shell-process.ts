@@ -4,7 +4,7 @@
 // start even so is given up on (`failure`). Its bytes and its end go to the session, which alone
 // says when it is ready (its first prompt) and when it must be started again.
 
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchShell, type SessionShell } from './launch.js';
@@ -34,8 +34,10 @@ export interface ShellStartOptions {
   size: () => { cols: number; rows: number };
   /** How long the rc files may take before the shell is started without them. */
   startTimeoutMs: number;
-  /** Where the per-session rc file with the secret is written (and removed once read). */
-  tmpDir: string;
+  /** Where the per-session rc file with the secret is written (and removed once read): the first
+   * of these that takes a private folder (TMPDIR may name one that is gone: /tmp, then aish's
+   * state dir, come after it). */
+  tmpDir: string | readonly string[];
   /** Status lines: the shell ended and was replaced, an rc file failed. */
   status: (message: string) => void;
   /** The pty package, loaded when the first shell starts (a test may give another). */
@@ -54,6 +56,9 @@ export interface ShellProcessOptions extends Omit<ShellStartOptions, 'cwd'> {
   onExit: (e: { exitCode: number; signal?: number }, pid: number) => void;
 }
 
+/** rc files that take longer than this to read are named in a status line, once. */
+const SLOW_RC_MS = 2000;
+
 export class ShellProcess {
   readonly #opts: ShellProcessOptions;
   #pty: Pty | null = null;
@@ -67,9 +72,26 @@ export class ShellProcess {
   #closed = false;
   /** Why a start failed for good: the session cannot run lines. */
   #failure: string | null = null;
+  /** The shell: the one configured, until a line replaced it (`exec zsh`, see `replace`). */
+  #program: string;
+  #kind: SessionShell;
+  /** When the shell now starting was spawned, and whether a slow start was told already. */
+  #spawnedAt = 0;
+  #slowTold = false;
 
   constructor(opts: ShellProcessOptions) {
     this.#opts = opts;
+    this.#program = opts.program;
+    this.#kind = opts.kind;
+  }
+
+  /** The shell program now running (or starting). */
+  get program(): string {
+    return this.#program;
+  }
+
+  get kind(): SessionShell {
+    return this.#kind;
   }
 
   get pty(): Pty | null {
@@ -86,7 +108,7 @@ export class ShellProcess {
   }
 
   get name(): string {
-    return path.basename(this.#opts.program);
+    return path.basename(this.#program);
   }
 
   /** Starts the shell unless it is up or starting; resolves when it can take a line, false if it never can. */
@@ -105,6 +127,13 @@ export class ShellProcess {
     this.#failure = null;
     const said = rcErrors(startOutput);
     if (said) this.#opts.status(`${this.name} reported while reading your rc file:\n${said}`);
+    // A slow rc file makes the first shell line wait: said once, with how long, so the wait has a
+    // reason (a shell started again later says nothing more).
+    const took = Date.now() - this.#spawnedAt;
+    if (this.#withRc && took > SLOW_RC_MS && !this.#slowTold) {
+      this.#slowTold = true;
+      this.#opts.status(`${this.name} took ${(took / 1000).toFixed(1)} s to read your rc file`);
+    }
     this.#markReady?.(true);
     this.#markReady = null;
   }
@@ -122,6 +151,24 @@ export class ShellProcess {
   restart(): void {
     this.#ready = new Promise((resolve) => (this.#markReady = resolve));
     void this.#spawn();
+  }
+
+  /**
+   * Starts `program` (a `kind` shell) with its rc files in place of the one running, which is
+   * returned to be hung up (its end is not reported): what `exec zsh` typed into the shell would
+   * have done, with aish's integration in the new one. Resolves as `start` does.
+   */
+  replace(program: string, kind: SessionShell): { old: Pty | null; ready: Promise<boolean> } {
+    const old = this.#pty;
+    this.#pty = null;
+    this.#clearStart();
+    this.#program = program;
+    this.#kind = kind;
+    this.#withRc = true;
+    this.#failure = null;
+    this.#ready = new Promise((resolve) => (this.#markReady = resolve));
+    void this.#spawn();
+    return { old, ready: this.#ready };
   }
 
   /** No shell starts any more; the one running, if any, is returned to be hung up. */
@@ -150,6 +197,7 @@ export class ShellProcess {
       this.#opts.onSpawn();
       const pty = spawnPty(file, args, { cols, rows, cwd: this.#opts.cwd(), env, name: env.TERM || 'xterm-256color' });
       this.#pty = pty;
+      this.#spawnedAt = Date.now();
       pty.onData((data) => {
         if (pty === this.#pty) this.#opts.onData(data);
       });
@@ -163,7 +211,7 @@ export class ShellProcess {
       this.#startTimer.unref();
     } catch (err) {
       this.#removeRcDir();
-      this.#giveUp(`cannot start ${this.#opts.program}: ${(err as Error).message ?? String(err)}`);
+      this.#giveUp(`cannot start ${this.#program}: ${(err as Error).message ?? String(err)}`);
     }
   }
 
@@ -171,14 +219,14 @@ export class ShellProcess {
   #launch(): { file: string; args: string[]; env: Record<string, string> } {
     // A shell started again in place of one that did not start leaves no folder of its own behind.
     this.#removeRcDir();
-    const dir = mkdtempSync(path.join(this.#opts.tmpDir, 'aish-shell-'));
+    const dir = privateDir(typeof this.#opts.tmpDir === 'string' ? [this.#opts.tmpDir] : this.#opts.tmpDir);
     this.#rcDir = dir;
     const integration = integrationDir();
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(this.#opts.env)) if (v !== undefined) env[k] = v;
     Object.assign(env, this.#opts.exported() ?? {});
     env.TERM ||= 'xterm-256color';
-    return launchShell({ kind: this.#opts.kind, program: this.#opts.program, secret: this.#opts.secret, withRc: this.#withRc, dir, integration, env });
+    return launchShell({ kind: this.#kind, program: this.#program, secret: this.#opts.secret, withRc: this.#withRc, dir, integration, env });
   }
 
   #startTimedOut(pty: Pty): void {
@@ -219,6 +267,21 @@ export class ShellProcess {
     this.#markReady?.(false);
     this.#markReady = null;
   }
+}
+
+/** A new private folder (0700) in the first of `bases` that takes one; a base that is missing is
+ * made when it is aish's own (the last). */
+function privateDir(bases: readonly string[]): string {
+  let failure: unknown;
+  for (const [i, base] of bases.entries()) {
+    try {
+      if (i === bases.length - 1 && i > 0) mkdirSync(base, { recursive: true, mode: 0o700 });
+      return mkdtempSync(path.join(base, 'aish-shell-'));
+    } catch (err) {
+      failure ??= err;
+    }
+  }
+  throw failure ?? new Error("no folder for the shell's rc file");
 }
 
 /** Lines the rc files printed that read as errors from the shell, for one status line. */

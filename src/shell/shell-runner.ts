@@ -10,7 +10,7 @@
 import { statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config/schema.js';
-import { findOnPath } from '../find-on-path.js';
+import { findOnPath, isExecutableFile } from '../find-on-path.js';
 import type { RouteContext, WordKind } from '../line-router.js';
 import type { PendingOutput } from '../context/pending-output.js';
 import { matchBuiltin, runBuiltin, shellState, type ShellState } from './builtins.js';
@@ -19,7 +19,8 @@ import { parseCompletion, type ShellCompletion } from './completion-answer.js';
 import { isInteractiveCommand } from './interactive.js';
 import { runShell } from './run-shell.js';
 import { shellNotices } from './shell-notices.js';
-import type { SessionRun, ShellSession } from './session.js';
+import { sessionShellOf, type MovedStream, type SessionRun, type ShellSession } from './session.js';
+import { shellReplacement } from './shell-exec.js';
 import { readShellHistory } from './shell-history.js';
 
 /** How an exec frame ends: the exit code, the signal, or why the command never started. */
@@ -437,6 +438,11 @@ export class ShellRunner {
     const typed = how.outOfHistory || redacted !== command ? ` ${command}` : command;
     // The block names the directory the command started in, not the one a `cd` left.
     const cwd = this.#state.cwd;
+    const replacement = shellReplacement(command, this.#state.env.SHELL);
+    if (replacement) {
+      await this.#replaceShell(session, command, replacement, how.private ?? false);
+      return;
+    }
     const capture = new OutputCapture(shell.capture_max_chars);
     const plain = new PlainLines((text) => view.execOutput(text));
     view.execBegin(command);
@@ -468,6 +474,7 @@ export class ShellRunner {
     this.#lastStatus = run.exitCode;
     if (run.shellEnded && !run.shellEnded.byExit) view.status(`shell ended (${run.shellEnded.reason}); started a new one`);
     if (run.incomplete) view.status('the shell wanted more input (an unclosed quote or block?): the line was cancelled');
+    if (run.moved) view.status(movedText(run.moved));
     if (run.typedAhead.length > 0) this.#parts.onTypeahead?.(run.typedAhead);
     // The next prompt is drawn from the shell's, which the command may have changed (a cd, $?);
     // a new shell's is asked after its first command.
@@ -498,6 +505,46 @@ export class ShellRunner {
     const block = this.#parts.blocks?.(run);
     if (block?.private) return;
     this.#parts.pending.append({ command: run.command, output: run.output, exitCode: run.exitCode, ...(block ? { block: block.n } : {}) });
+  }
+
+  /**
+   * `exec <shell>`: typed into the session, the new shell would have no integration and the line
+   * would never end. A new session of that shell (of the same one, for a shell aish has no
+   * session for) starts in its place instead, in the same directory with the same exported
+   * environment, and a status line says so.
+   */
+  async #replaceShell(session: ShellSession, command: string, program: string, marked: boolean): Promise<void> {
+    const { view } = this.#parts;
+    const cwd = this.#state.cwd;
+    view.execBegin(command);
+    const before = { program: session.program, kind: session.kind };
+    const kind = sessionShellOf(program);
+    const name = path.basename(program);
+    // The exported environment as the shell has it now: the new shell inherits it, as with exec.
+    const env = (await session.exportedEnv().catch(() => null)) ?? this.#state.env;
+    // A shell that is not there fails as exec would, and the shell there was stays.
+    const found = program.includes('/') ? isExecutableFile(path.resolve(this.#state.cwd, program)) : findOnPath(program, env.PATH ?? '') !== null;
+    if (!found) {
+      view.execEnd({ exitCode: 127, signal: null });
+      this.#lastStatus = 127;
+      view.status(`${name}: not found; the shell stays ${path.basename(before.program)}`);
+      this.#keep({ command, cwd, output: `${name}: not found`, exitCode: 127, marked });
+      return;
+    }
+    const ok = await session.replace(kind ? program : before.program, kind ?? before.kind);
+    const exitCode = ok ? 0 : 127;
+    view.execEnd({ exitCode, signal: null });
+    this.#lastStatus = exitCode;
+    if (!ok) view.status(`no shell session (${session.failure ?? `${name} did not start`})`);
+    else if (kind) view.status(`${name} replaced the shell: a new ${name} session, with aish's integration`);
+    else view.status(`aish has no session for ${name}: started a new ${path.basename(before.program)} session instead`);
+    this.#historyFile = null;
+    this.#kinds.clear();
+    this.#keys = undefined;
+    this.#envStale = true;
+    this.#shellPromptAsked = null;
+    this.#shellPrompt = null;
+    this.#keep({ command, cwd, output: '', exitCode, marked });
   }
 
   /**
@@ -564,6 +611,12 @@ function historyText(command: string, redact: (text: string) => string): string 
   } catch {
     return null;
   }
+}
+
+/** The status line for a line that moved the shell's own input or output (`exec >file`). */
+function movedText(moved: readonly MovedStream[]): string {
+  const what = moved.map(({ stream, to }, i) => `${i === 0 ? "the shell's" : 'its'} ${stream === 'error' ? 'error output' : stream} ${to === null ? 'was closed' : `went to ${to}`}`);
+  return `${what.join(' and ')}: aish put ${moved.length > 1 ? 'them' : 'it'} back on the terminal`;
 }
 
 /** The first word of a command, for `[vim: full-screen program]`. */

@@ -6,13 +6,17 @@
 // the shell swallowed) are rows here, the same every run.
 
 import { describe, expect, it } from 'vitest';
-import { KILL_LINE, step, typing, type LifeEffect, type LifeEvent, type LifeState, type TimerId } from '../../src/shell/command-life.js';
+import { KILL_LINE, QUERY_KEY, step, typing, type LifeEffect, type LifeEvent, type LifeState, type TimerId } from '../../src/shell/command-life.js';
 import { pipedLine } from '../../src/shell/launch.js';
 
 const SECRET = 'f00dcafe';
 
-/** Plays `events` from `from` and returns what the machine did, as `<ms> <what>`, and where it ended. */
-function play(events: [number, LifeEvent][], from: LifeState = { type: 'idle' }, until = 5000): { did: string[]; state: LifeState } {
+/**
+ * Plays `events` from `from` and returns what the machine did, as `<ms> <what>`, and where it ended.
+ * `holdsTerminal` is what the facade finds when the machine would ask for an end: whether the shell
+ * (not a program of the line) holds its terminal.
+ */
+function play(events: [number, LifeEvent][], from: LifeState = { type: 'idle' }, until = 5000, holdsTerminal = false): { did: string[]; state: LifeState } {
   let state = from;
   let now = 0;
   const timers = new Map<TimerId, number>();
@@ -23,7 +27,9 @@ function play(events: [number, LifeEvent][], from: LifeState = { type: 'idle' },
     for (const effect of next.effects) {
       if (effect.type === 'schedule') timers.set(effect.id, now + effect.ms);
       else if (effect.type === 'cancel') timers.delete(effect.id);
-      else {
+      else if (effect.type === 'ask-end') {
+        if (holdsTerminal) apply({ type: 'end-asked' });
+      } else {
         const shown = show(effect);
         if (shown) did.push(`${now} ${shown}`);
       }
@@ -53,13 +59,14 @@ function show(effect: LifeEffect): string | null {
     case 'write':
       if (effect.data === '\x03') return '^C';
       if (effect.data.startsWith(KILL_LINE) && effect.data.endsWith('\r')) return `type ${effect.data.slice(KILL_LINE.length + 6, -7)}`;
-      if (effect.data.startsWith(KILL_LINE)) return `ask ${effect.data.slice(KILL_LINE.length + 6, -14).trimEnd()}`;
+      if (effect.data.startsWith(KILL_LINE)) return `ask ${effect.data.slice(KILL_LINE.length + 6, -(6 + QUERY_KEY.length)).trimEnd()}`;
       return `keys ${JSON.stringify(effect.data)}`;
     case 'output':
       return `output ${JSON.stringify(effect.text)}`;
     case 'resolve-run': {
-      const { exitCode, typedAhead, incomplete, shellEnded } = effect.run;
-      return `run ${exitCode}${typedAhead.length ? ` typed ${typedAhead.join('|')}` : ''}${incomplete ? ' incomplete' : ''}${shellEnded ? ` shell ${shellEnded.reason}${shellEnded.byExit ? ' by exit' : ''}` : ''}`;
+      const { exitCode, typedAhead, incomplete, shellEnded, moved } = effect.run;
+      const movedText = moved ? ` moved ${moved.map((m) => `${m.stream}>${m.to}`).join(',')}` : '';
+      return `run ${exitCode}${typedAhead.length ? ` typed ${typedAhead.join('|')}` : ''}${incomplete ? ' incomplete' : ''}${shellEnded ? ` shell ${shellEnded.reason}${shellEnded.byExit ? ' by exit' : ''}` : ''}${movedText}`;
     }
     case 'resolve-query':
       return `answer ${effect.payload}`;
@@ -80,6 +87,9 @@ const C: LifeEvent = { type: 'marker', kind: 'C', fields: [] };
 const R: LifeEvent = { type: 'marker', kind: 'R', fields: [] };
 const P: LifeEvent = { type: 'marker', kind: 'P', fields: [] };
 const D = (status: string, typed = ''): LifeEvent => ({ type: 'marker', kind: 'D', fields: [status, '/home', typed] });
+/** The end given at aish's question (field 5 'late'), and one that says where the line moved the shell's streams. */
+const lateD = (status: string): LifeEvent => ({ type: 'marker', kind: 'D', fields: [status, '/home', '', '', 'late'] });
+const movedD = (status: string, moved: string): LifeEvent => ({ type: 'marker', kind: 'D', fields: [status, '/home', '', moved] });
 const Q = (id: string, payload: string): LifeEvent => ({ type: 'marker', kind: 'Q', fields: [id, payload] });
 const key = (data: string): LifeEvent => ({ type: 'key', data });
 const out = (text: string): LifeEvent => ({ type: 'output', text });
@@ -159,6 +169,48 @@ describe('lines the shell does not run as typed', () => {
     ['swallowed while a Ctrl-C waited for its start: it ends 130', [[0, run('sleep 5')], [1, key('\x03')], [10, D('0', swallowed('sleep 5'))], [20, R]], ['0 type sleep 5', '10 run 130']],
   ])('%s', (_name, events, did) => {
     expect(play(events).did).toEqual(did);
+  });
+});
+
+describe('an end the prompt hook did not give (docs/shell.md "What aish keeps in place")', () => {
+  it.each<Row>([
+    [
+      'a prompt without the end (the hook removed): the end is asked for; the late end ends the line, the question\'s echo dropped',
+      [[0, run('unset PROMPT_COMMAND')], [5, C], [10, R], [12, out('end end')], [15, lateD('0')]],
+      ['0 type unset PROMPT_COMMAND', '10 ask end end', '15 run 0'],
+    ],
+    [
+      'a prompt marker the command printed: what follows is held, and shown when its own end comes',
+      [[0, run('print $PS1; echo after; false')], [5, C], [6, R], [7, out('after\r\n')], [20, D('1')]],
+      ['0 type print $PS1; echo after; false', '6 ask end end', '20 output "after\\r\\n"', '20 run 1'],
+    ],
+    ['asked once per line, however many prompts come', [[0, run('x')], [5, C], [10, R], [20, R], [30, lateD('0')]], ['0 type x', '10 ask end end', '30 run 0']],
+    [
+      'an abort asks too (a line that also took the prompt marker away), and the prompt then ends it as 130',
+      [[0, run('unset PROMPT_COMMAND; PS1="$ "')], [5, C], [10, out('$ ')], [100, abort], [110, R]],
+      ['0 type unset PROMPT_COMMAND; PS1="$ "', '10 output "$ "', '100 ^C', '100 ask end end', '110 run 130'],
+    ],
+    [
+      'a late end after the line ended otherwise is not the next line\'s end',
+      [[0, run('sleep 9')], [5, C], [10, abort], [20, R], [30, run('echo next')], [35, C], [36, lateD('0')], [37, out('next')], [38, D('0')]],
+      ['0 type sleep 9', '10 ^C', '10 ask end end', '20 run 130', '30 type echo next', '37 output "next"', '38 run 0'],
+    ],
+    ['a late end nothing asked for is dropped', [[0, run('sleep 1')], [5, C], [6, lateD('0')], [900, D('0')]], ['0 type sleep 1', '900 run 0']],
+    ['the end says where the line moved the shell\'s output', [[0, run('exec >log')], [5, C], [6, movedD('0', '0 closed\n1 /home/log')]], ['0 type exec >log', '6 run 0 moved input>null,output>/home/log']],
+  ])('%s', (_name, events, did) => {
+    expect(play(events, { type: 'idle' }, 5000, true).did).toEqual(did);
+  });
+
+  it('nothing is asked while a program of the line holds the terminal (a shell it started draws prompts): its output goes on', () => {
+    const events: [number, LifeEvent][] = [[0, run('zsh')], [5, C], [10, R], [20, out('x')], [900, D('0')]];
+    expect(play(events, { type: 'idle' }, 5000, false).did).toEqual(['0 type zsh', '20 output "x"', '900 run 0']);
+  });
+
+  it('after a late end the shell is at the prompt it drew: the next line need not wait for another', () => {
+    const next = step({ type: 'running', typed: { command: 'x', line: 'x', inputEnds: false }, keys: '', held: '' }, lateD('0'), SECRET);
+    expect(next.state).toEqual({ type: 'idle' });
+    const types = next.effects.map((e) => e.type);
+    expect(types.indexOf('prompt')).toBeGreaterThan(types.indexOf('resolve-run'));
   });
 });
 

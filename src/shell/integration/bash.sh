@@ -17,29 +17,119 @@ __aish_enc() {
   __aish_v=$v
 }
 
-__aish_status() { __aish_s=$?; }
+# The command's status, kept first thing in PROMPT_COMMAND (and given back: the person's own
+# entries after it see it in $? too). __aish_sn says it ran for this prompt.
+__aish_status() { __aish_s=$? __aish_sn=1; return "$__aish_s"; }
 __aish_ret() { return "$1"; }
 
 __aish_done() {
-  local s=$__aish_s n=0 line typed=
+  local s=$? n=0 line typed= moved
+  # A PROMPT_COMMAND the line assigned replaced __aish_status: $? here (the status of the entry
+  # before this one) is the best there is for this once; __aish_guard puts it back for the next.
+  [[ -n ${__aish_sn-} ]] && s=$__aish_s
+  __aish_s=$s __aish_sn=
+  __aish_fds
+  moved=$__aish_v
+  __aish_end "$s" "$moved" 1
+  __aish_guard keys
+  return "$s"
+}
+
+# The end marker: status, directory, the lines typed ahead (read when $3 is set), where the line
+# had moved the shell's own input and output (see __aish_fds), and `late` when given at aish's
+# `end` question rather than by the prompt hook.
+__aish_end() {
+  local s=$1 moved=$2 n=0 line typed= num='\#'
   # Whole lines typed while the command ran that it did not read would run here next, outside
   # aish: they are read and handed to aish instead, which runs them as typed lines.
   # (aish passes keys on only once the command has started, so they arrive as whole lines; the
   # timeout is a guard: this hook must never wait for a line.)
-  while (( n < 64 )) && read -t 0 2>/dev/null; do
+  while [[ -n $3 ]] && (( n < 64 )) && read -t 0 2>/dev/null; do
     IFS= read -r -t 0.05 line 2>/dev/null || break
     typed+=$line$'\x1f'
     n=$((n + 1))
   done
   __aish_enc "$typed"
   typed=$__aish_v
+  __aish_enc "$moved"
+  moved=$__aish_v
   __aish_enc "$PWD"
-  printf '\e]6973;D;%s;%s;%s;%s\a' "$__aish_k" "$s" "$__aish_v" "$typed"
+  printf '\e]6973;D;%s;%s;%s;%s;%s;%s\a' "$__aish_k" "$s" "$__aish_v" "$typed" "$moved" "${4-}"
+  # The command number this end is for: a later `end` query knows from it whether one is owed.
+  (( __aish_atp )) && __aish_dn=${num@P}
+}
+
+# The shell's own input, output and error back on its terminal when a line moved them (`exec
+# >file`, `exec 2>&1 >file`, `exec 1>&-`): aish's markers (with the secret) would go there, and
+# nothing would reach aish any more. Where each had gone goes into __aish_v for aish's status line.
+__aish_fds() {
+  local fd to
+  __aish_v=
+  [[ -t 0 && -t 1 && -t 2 ]] && return
+  for fd in 0 1 2; do
+    [[ -t $fd ]] && continue
+    # A closed one is told apart first: the command substitution's pipe would take its number.
+    to=
+    [[ -L /proc/$$/fd/$fd ]] && { to=$(readlink "/proc/$$/fd/$fd" 2>/dev/null) || to='?'; }
+    __aish_v+="$fd ${to:-closed}"$'\n'
+    case $fd in
+      0) exec 0</dev/tty ;;
+      1) exec 1>/dev/tty ;;
+      2) exec 2>/dev/tty ;;
+    esac
+  done
+}
+
+# aish's hooks and keys, put back where a line removed or replaced them (`unset PROMPT_COMMAND`,
+# `PROMPT_COMMAND='history -a'`, `PS0=`, `bind -r`, `HISTCONTROL=ignoredups`): run at each prompt
+# and as aish clears the line before typing a command (the KILL_LINE key), in the shell, without a
+# fork. The person's own PROMPT_COMMAND entries are kept, between aish's two: __aish_status first
+# (it must see the command's $?), __aish_done last. The keys are bound again only from the prompt
+# hook (`keys`): not from within one of aish's own key functions, which readline is running.
+__aish_guard() {
+  local e m
+  local -a keep=() pc
+  if (( __aish_pca )); then
+    pc=("${PROMPT_COMMAND[@]}")
+    if (( ${#pc[@]} < 2 )) || [[ ${pc[0]} != __aish_status || ${pc[-1]} != __aish_done ]]; then
+      for e in "${pc[@]}"; do
+        [[ -z $e || $e == __aish_status || $e == __aish_done ]] || keep+=("$e")
+      done
+      PROMPT_COMMAND=(__aish_status "${keep[@]}" __aish_done)
+    fi
+  else
+    case $PROMPT_COMMAND in
+      __aish_status$'\n'*$'\n'__aish_done) ;;
+      *)
+        e=${PROMPT_COMMAND#__aish_status$'\n'}
+        PROMPT_COMMAND=$'__aish_status\n'"${e%$'\n'__aish_done}"$'\n__aish_done'
+        ;;
+    esac
+  fi
+  [[ $PS0 == *"6973;C;$__aish_k"* ]] || PS0+=$__aish_c
   # A PS1 the person set since (typed, or by a prompt command of theirs: starship's) is theirs.
-  [[ $PS1 == *"6973;R;$__aish_k"* ]] || __aish_ps1=$PS1
-  PS1='\[\e]6973;R;'"$__aish_k"'\a\]'
+  if [[ $PS1 != "$__aish_r" ]]; then
+    [[ $PS1 == *"6973;R;$__aish_k"* ]] || __aish_ps1=$PS1
+    PS1=$__aish_r
+  fi
   PS2='\[\e]6973;P;'"$__aish_k"'\a\]'
-  return "$s"
+  IGNOREEOF=1000
+  case :$HISTCONTROL: in
+    *:ignorespace:*|*:ignoreboth:*) ;;
+    *) HISTCONTROL=${HISTCONTROL:+$HISTCONTROL:}ignorespace ;;
+  esac
+  [[ $1 == keys ]] || return 0
+  for m in emacs vi-insert vi-command; do
+    bind -m "$m" -x '"\e[9901~": __aish_clear' 2>/dev/null
+    bind -m "$m" -x '"\e[9902~": __aish_query' 2>/dev/null
+  done
+}
+
+# The KILL_LINE key, typed before each command: the line is cleared and the hooks checked.
+__aish_clear() {
+  READLINE_LINE=''
+  READLINE_POINT=0
+  __aish_guard
 }
 
 # Splits a line as bash's programmable completion does, with the cursor at its end: the current
@@ -179,11 +269,23 @@ __aish_complete() {
 # aish's queries arrive as the line being edited plus a key bound to this function, so they never
 # run as commands, never reach the history and leave no prompt.
 __aish_query() {
-  local q=$READLINE_LINE id op arg out n
+  local st=$? q=$READLINE_LINE id op arg out n num='\#'
   READLINE_LINE=''
   READLINE_POINT=0
   id=${q%% *}; q=${q#* }; op=${q%% *}; arg=${q#* }
   case $op in
+    end)
+      # aish saw the prompt come back after a command without its end marker: the line removed
+      # aish's PROMPT_COMMAND. The end is given here, once (only when a command ran since the
+      # last one), with the status readline kept; the hooks are back for the next line.
+      if (( ! __aish_atp )) || [[ ${num@P} != "${__aish_dn-}" ]]; then
+        __aish_s=$st __aish_sn=
+        __aish_fds
+        __aish_end "$st" "$__aish_v" '' late
+      fi
+      __aish_guard
+      return
+      ;;
     kind)
       # What `type -t` says, asked without a subshell (a fork per question would cost more than
       # the line it routes).
@@ -244,27 +346,27 @@ __aish_query() {
   printf '\e]6973;Q;%s;%s;%s\a' "$__aish_k" "$id" "$__aish_v"
 }
 
-if (( BASH_VERSINFO[0] > 5 || (BASH_VERSINFO[0] == 5 && BASH_VERSINFO[1] >= 1) )); then
+# PROMPT_COMMAND is an array from bash 5.1 on, a string of lines before; `@P` (the command
+# number an end marker is for) is bash 4.4's.
+__aish_pca=0 __aish_atp=0
+(( BASH_VERSINFO[0] > 5 || (BASH_VERSINFO[0] == 5 && BASH_VERSINFO[1] >= 1) )) && __aish_pca=1
+(( BASH_VERSINFO[0] > 4 || (BASH_VERSINFO[0] == 4 && BASH_VERSINFO[1] >= 4) )) && __aish_atp=1
+if (( __aish_pca )); then
   PROMPT_COMMAND=(__aish_status "${PROMPT_COMMAND[@]}" __aish_done)
 else
   PROMPT_COMMAND=$'__aish_status\n'"${PROMPT_COMMAND}"$'\n__aish_done'
 fi
 # The person's prompt, kept for the `prompt` query: PS1 holds aish's marker from here on.
 __aish_ps1=$PS1
-PS0='\e]6973;C;'"$__aish_k"'\a'
-PS1='\[\e]6973;R;'"$__aish_k"'\a\]'
-PS2='\[\e]6973;P;'"$__aish_k"'\a\]'
-# A stray end of input (aish's, for a piped run) must never end the session's shell.
-IGNOREEOF=1000
-# A line typed with a leading space stays out of the history, whatever the rc file chose: aish
-# types a line holding a secret so (and adds it redacted), and keeps such a line out of its own.
-case :$HISTCONTROL: in
-  *:ignorespace:*|*:ignoreboth:*) ;;
-  *) HISTCONTROL=${HISTCONTROL:+$HISTCONTROL:}ignorespace ;;
-esac
+__aish_c='\e]6973;C;'"$__aish_k"'\a'
+__aish_r='\[\e]6973;R;'"$__aish_k"'\a\]'
+PS0=$__aish_c
+PS1=$__aish_r
+# A stray end of input (aish's, for a piped run) must never end the session's shell; a line typed
+# with a leading space stays out of the history, whatever the rc file chose (aish types a line
+# holding a secret so); aish's keys are bound. __aish_guard keeps all this in place from now on.
 for __aish_m in emacs vi-insert vi-command; do
   bind -m "$__aish_m" 'set enable-bracketed-paste on' 2>/dev/null
-  bind -m "$__aish_m" '"\e[9901~": kill-whole-line' 2>/dev/null
-  bind -m "$__aish_m" -x '"\e[9902~": __aish_query' 2>/dev/null
 done
+__aish_guard keys
 unset __aish_m __aish_rc
