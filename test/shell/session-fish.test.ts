@@ -9,11 +9,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { parseCompletion } from '../../src/shell/completion-answer.js';
-import { screenText } from '../../src/shell/screen-text.js';
 import { ShellSession } from '../../src/shell/session.js';
 import { readShellHistory } from '../../src/shell/shell-history.js';
 import { needs } from '../support/needs.js';
-import { testSession } from '../support/session-shell.js';
+import { runIn, testSession } from '../support/session-shell.js';
 
 let home: string;
 let sessions: ShellSession[] = [];
@@ -35,18 +34,7 @@ function start(opts: { config?: string; startTimeoutMs?: number } = {}) {
   const statuses: string[] = [];
   const session = testSession('fish', home, { startTimeoutMs: opts.startTimeoutMs ?? 10_000, tmpDir: tmpdir(), status: (m) => statuses.push(m) });
   sessions.push(session);
-  const run = async (command: string, extra: { signal?: AbortSignal; inputEnds?: boolean; onOutput?: (raw: string) => void } = {}) => {
-    let raw = '';
-    const result = await session.run(command, {
-      onOutput: (t) => {
-        raw += t;
-        extra.onOutput?.(raw);
-      },
-      inputEnds: extra.inputEnds ?? true,
-      ...(extra.signal ? { signal: extra.signal } : {}),
-    });
-    return { ...result, raw, text: (await screenText(raw, 80)).text };
-  };
+  const run = runIn(session);
   return { session, run, statuses };
 }
 
@@ -108,7 +96,7 @@ needs('fish').describe('fish session', () => {
     await run('set y kept');
     const controller = new AbortController();
     // Ctrl-C once the command runs (its output is there), not while fish still takes it in.
-    const r = await run('echo started; sleep 30', { signal: controller.signal, onOutput: (raw) => raw.includes('started') && controller.abort() });
+    const r = await run('echo started; sleep 30', { signal: controller.signal, onOutput: (_chunk, raw) => raw.includes('started') && controller.abort() });
     expect(r.exitCode).toBe(130);
     expect(r.signal).toBe('SIGINT');
     expect((await run('echo $y')).text).toBe('kept');
@@ -186,7 +174,7 @@ needs('fish').describe('fish session', () => {
     // Typed once the command runs (its output is there), while it sleeps and reads nothing.
     const r = await run('echo started; sleep 0.6', {
       inputEnds: false,
-      onOutput: (raw) => {
+      onOutput: (_chunk, raw) => {
         if (typed || !raw.includes('started')) return;
         typed = true;
         session.write('echo typed-ahead\recho two\rnot a whole line');

@@ -9,8 +9,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ShellSession } from '../../src/shell/session.js';
 import { parseCompletion } from '../../src/shell/completion-answer.js';
-import { screenText } from '../../src/shell/screen-text.js';
-import { testSession } from '../support/session-shell.js';
+import { runIn, testSession } from '../support/session-shell.js';
 import { needs } from '../support/needs.js';
 
 let home: string;
@@ -39,18 +38,7 @@ function start(kind: 'bash' | 'zsh', opts: { rc?: string; startTimeoutMs?: numbe
     status: (m) => statuses.push(m),
   });
   sessions.push(session);
-  const run = async (command: string, extra: { signal?: AbortSignal; inputEnds?: boolean; onOutput?: (raw: string) => void } = {}) => {
-    let raw = '';
-    const result = await session.run(command, {
-      onOutput: (t) => {
-        raw += t;
-        extra.onOutput?.(t);
-      },
-      inputEnds: extra.inputEnds ?? true,
-      ...(extra.signal ? { signal: extra.signal } : {}),
-    });
-    return { ...result, raw, text: (await screenText(raw, 80)).text };
-  };
+  const run = runIn(session);
   return { session, run, statuses };
 }
 
