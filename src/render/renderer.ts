@@ -28,6 +28,10 @@ export interface RendererOptions {
   now?: () => number;
 }
 
+/** Sequences that print nothing: CSI, OSC (BEL or ST), a character set chosen, other two-byte escapes. */
+// eslint-disable-next-line no-control-regex
+const ESCAPE_SEQUENCES = /\x1b\[[0-9;?<=>]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()*+][0-9A-Za-z]|\x1b[^[\]()*+]/g;
+
 export class Renderer implements ExecView {
   /** Whether the last thing written to output ended a line. */
   #atLineStart = true;
@@ -183,9 +187,12 @@ export class Renderer implements ExecView {
     if (this.#frameStyle === 'full') this.#frame(`${this.style.dim(this.#rule('╭─ ', oneLine(command)))}\n`);
   }
 
-  /** Live output of the running command, unchanged. */
+  /** Live output of the running command, unchanged. Escape sequences alone (fish ends a quiet
+   * command with `\e[?2004l\e[30m\e(B\e[m`) move no cursor: the line stays as open or ended as
+   * it was, so the frame's bottom rule does not follow an empty line. */
   execOutput(text: string): void {
-    this.write(text);
+    if (text.replace(ESCAPE_SEQUENCES, '') === '') this.#mark(text);
+    else this.write(text);
   }
 
   /**

@@ -53,6 +53,24 @@ describe('where frames go (issue 36)', () => {
     expect(cap.stderr).toBe('');
   });
 
+  it('output of escape sequences alone opens no line: no empty line above the bottom rule', () => {
+    const cap = captureIo({ isTTY: true, columns: 30 });
+    const render = new Renderer(cap.io, createStyle(0));
+    render.execBegin('set x 5');
+    // What fish prints around a command that says nothing: bracketed paste off, colours reset.
+    render.execOutput('\x1b[?2004l\x1b[30m\x1b(B\x1b[m');
+    render.execEnd({ exitCode: 0, signal: null });
+    expect(cap.stdout.replace(/\x1b[^m]*m|\x1b\[\?2004l|\x1b\(B/g, '')).toBe(`╭─ set x 5 ${'─'.repeat(19)}\n╰─ exit 0 ${'─'.repeat(20)}\n`);
+    // Text after them still ends its line before the rule.
+    const more = captureIo({ isTTY: true, columns: 30 });
+    const again = new Renderer(more.io, createStyle(0));
+    again.execBegin('printf a');
+    again.execOutput('\x1b[30m');
+    again.execOutput('a');
+    again.execEnd({ exitCode: 0, signal: null });
+    expect(more.stdout).toContain('a\n╰─ exit 0');
+  });
+
   it('on a pipe, on the error stream; output keeps the lines, an unended one ended', () => {
     const cap = captureIo({ isTTY: false, columns: 30 });
     const render = new Renderer(cap.io, createStyle(0));
