@@ -6,6 +6,9 @@ import { defineConfig } from 'vitest/config';
  * changed environment) must not reach the next file.
  */
 const SPAWNING = ['test/e2e/**/*.test.ts', 'test/shell/**/*.test.ts', 'test/mcp/**/*.test.ts'];
+/** Files that check what a fresh process has loaded (highlight.js only at the first fence that
+ * names a language): another file sharing the worker may have loaded it first. */
+const FRESH_PROCESS = ['test/render/markdown.test.ts'];
 
 export default defineConfig({
   test: {
@@ -25,9 +28,9 @@ export default defineConfig({
         // The other files share their workers' processes (no isolation): a fresh process and a
         // fresh import of vitest and of src/ for each of ~130 files cost more than their tests
         // (docs/performance.md, "The test suite"). setup-home.ts still gives each file its HOME.
-        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: SPAWNING, isolate: false },
+        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [...SPAWNING, ...FRESH_PROCESS], isolate: false },
       },
-      { extends: true, test: { name: 'e2e', include: SPAWNING } },
+      { extends: true, test: { name: 'e2e', include: [...SPAWNING, ...FRESH_PROCESS] } },
     ],
   },
 });
