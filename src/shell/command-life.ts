@@ -303,7 +303,10 @@ function done(state: LifeState, fields: string[]): Step {
     if (swallowed < SWALLOWED_RETYPES) return { state: { type: 'retyping', typed: state.typed, keys: state.keys, swallowed: swallowed + 1 }, effects };
   }
   const exitCode = Number.parseInt(status ?? '', 10);
-  const code = Number.isFinite(exitCode) ? exitCode : 1;
+  // An end given late after aish typed Ctrl-C ends the line as interrupted, as the prompt without
+  // its end does (R): the status the shell kept may be its line editor's, not the line's (zsh
+  // sets 1 when Ctrl-C meets its own prompt, which the question may find first).
+  const code = late === 'late' && state.type === 'interrupted' ? 130 : Number.isFinite(exitCode) ? exitCode : 1;
   // A line that never started (a syntax error): what the shell said after the echo is its output.
   if ('before' in state) {
     const after = state.before.lastIndexOf(PASTE_OFF);

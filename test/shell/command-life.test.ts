@@ -193,6 +193,11 @@ describe('an end the prompt hook did not give (docs/shell.md "What aish keeps in
       ['0 type unset PROMPT_COMMAND; PS1="$ "', '10 output "$ "', '100 ^C', '100 ask end end', '110 run 130'],
     ],
     [
+      'an abort asked for the end, and the late end came first: still 130, not the status zsh set as Ctrl-C met its prompt',
+      [[0, run('precmd_functions=(); PS1="$ "')], [5, C], [10, out('$ ')], [100, abort], [110, lateD('1')]],
+      ['0 type precmd_functions=(); PS1="$ "', '10 output "$ "', '100 ^C', '100 ask end end', '110 run 130'],
+    ],
+    [
       'a late end after the line ended otherwise is not the next line\'s end',
       [[0, run('sleep 9')], [5, C], [10, abort], [20, R], [30, run('echo next')], [35, C], [36, lateD('0')], [37, out('next')], [38, D('0')]],
       ['0 type sleep 9', '10 ^C', '10 ask end end', '20 run 130', '30 type echo next', '37 output "next"', '38 run 0'],
