@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeHome, type AishHome } from '../support/aish-env.js';
 import { FIXTURE_SERVER } from '../support/mcp-servers.js';
 import { ModelServer, textReply } from '../support/model-server.js';
-import { KEY, PtySession } from '../support/pty.js';
+import { KEY, PtySession, enterThenFrame as enter, typeThenTab as tab } from '../support/pty.js';
 import { runAish } from '../support/run-aish.js';
 import { needs } from '../support/needs.js';
 import { runningWith } from '../support/processes.js';
@@ -272,25 +272,6 @@ describe('shell.prompt_from_shell: the shell draws the prompt', () => {
 });
 
 describe('Tab on a shell line', () => {
-  /**
-   * Types `text` (at a new prompt, unless it is `more` of the line), then Tab once it is echoed
-   * (a Tab in the same read as other keys is only a tab to readline), and waits for `shown`.
-   */
-  async function tab(t: PtySession, text: string, shown: RegExp | string, more = false): Promise<string> {
-    if (!more) await t.waitFor(PROMPT);
-    const mark = t.mark();
-    t.write(text);
-    await t.waitFor(text, { from: mark });
-    t.write(KEY.tab);
-    return t.waitFor(shown, { from: mark });
-  }
-
-  /** Presses Enter on the completed line and waits for its exec frame to close. */
-  async function enter(t: PtySession): Promise<string> {
-    const mark = t.mark();
-    t.write(KEY.enter);
-    return t.waitFor(/╰─ exit \d+[^\n]*\n/, { from: mark });
-  }
 
   it('completes from bash: rc functions and aliases, git\'s own completion, complete -W, files after a cd', async () => {
     const repo = path.join(h.cwd, 'repo');

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, expect } from 'vitest';
 import { makeHome, type AishHome } from '../support/aish-env.js';
 import { needs } from '../support/needs.js';
-import { KEY, PtySession } from '../support/pty.js';
+import { KEY, PtySession, enterThenFrame as enter, typeThenTab as tab } from '../support/pty.js';
 
 let h: AishHome;
 let term: PtySession | undefined;
@@ -21,23 +21,6 @@ afterEach(() => {
 });
 
 const PROMPT = /\[aish:fast\]> $/;
-
-/** Types `text` (at a new prompt, unless it is `more` of the line), then Tab once it is echoed, and waits for `shown`. */
-async function tab(t: PtySession, text: string, shown: RegExp | string, more = false): Promise<string> {
-  if (!more) await t.waitFor(PROMPT);
-  const mark = t.mark();
-  t.write(text);
-  await t.waitFor(text, { from: mark });
-  t.write(KEY.tab);
-  return t.waitFor(shown, { from: mark });
-}
-
-/** Presses Enter on the completed line and waits for its exec frame to close. */
-async function enter(t: PtySession): Promise<string> {
-  const mark = t.mark();
-  t.write(KEY.enter);
-  return t.waitFor(/╰─ exit \d+[^\n]*\n/, { from: mark });
-}
 
 // The completion here is the rc file's own and runs no program: Tab's half second is then the
 // wiring's, not git's under a loaded machine (git's branches are asked of the session in

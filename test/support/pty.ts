@@ -99,3 +99,26 @@ export class PtySession {
     }
   }
 }
+
+/** aish's default prompt at the end of the screen, whatever is typed after it. */
+const AISH_PROMPT = /\[aish:fast\]> $/;
+
+/**
+ * Types `text` (at a new prompt, unless it is `more` of the line), then Tab once it is echoed
+ * (a Tab in the same read as other keys is only a tab), and waits for `shown`.
+ */
+export async function typeThenTab(t: PtySession, text: string, shown: RegExp | string, more = false): Promise<string> {
+  if (!more) await t.waitFor(AISH_PROMPT);
+  const mark = t.mark();
+  t.write(text);
+  await t.waitFor(text, { from: mark });
+  t.write(KEY.tab);
+  return t.waitFor(shown, { from: mark });
+}
+
+/** Presses Enter on the line and waits for its exec frame to close. */
+export async function enterThenFrame(t: PtySession): Promise<string> {
+  const mark = t.mark();
+  t.write(KEY.enter);
+  return t.waitFor(/╰─ exit \d+[^\n]*\n/, { from: mark });
+}
