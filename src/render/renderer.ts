@@ -191,7 +191,8 @@ export class Renderer implements ExecView {
    * command with `\e[?2004l\e[30m\e(B\e[m`) move no cursor: the line stays as open or ended as
    * it was, so the frame's bottom rule does not follow an empty line. */
   execOutput(text: string): void {
-    if (text.replace(ESCAPE_SEQUENCES, '') === '') this.#mark(text);
+    // Such a chunk starts with ESC; the rest (most output) is not scanned on this path.
+    if (text.charCodeAt(0) === 0x1b && text.replace(ESCAPE_SEQUENCES, '') === '') this.#mark(text);
     else this.write(text);
   }
 
