@@ -189,7 +189,9 @@ describe('no secret leaves', () => {
       // A secret typed before it is in the environment is still caught by its name.
       t.line('export NEW_SERVICE_TOKEN=typed-secret-0005');
       t.line('echo after');
-      await t.waitFor(/after\r?\n/);
+      // The frame of `echo after` itself, and the prompt after it: the keys typed ahead are echoed
+      // inside the export's frame too, and `:quit` typed then would race the command's end.
+      await t.waitFor(/╭─ echo after[^\n]*\nafter\r?\n╰─ exit 0[^\n]*\n[^]*\[aish:fast\]> $/);
       t.line(':quit');
       await t.exited;
     } finally {
