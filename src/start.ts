@@ -8,7 +8,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import type { CliOptions } from './cli.js';
 import { requireBundle } from './code-cache.js';
-import { errorMessage } from './errors.js';
+import { errorMessage, lostStreamCode } from './errors.js';
 import { isTerminal } from './is-terminal.js';
 import { writeAllSync } from './fd-write.js';
 import { runFront } from './front.js';
@@ -61,6 +61,10 @@ function writeOrThrow(fd: 1 | 2, text: string): void {
 /** Runs aish past the flags entry.ts answers itself. */
 export function start(cli: CliOptions): void {
   run(cli).catch((err: unknown) => {
+    // The terminal hung up (EIO) or the reader left (EPIPE) under a write that escaped the REPL's
+    // guards: the exit says so (129, 0) as everywhere else, and nothing is written to it.
+    const lost = lostStreamCode(err);
+    if (lost !== undefined) process.exit(lost);
     process.stderr.write(`aish: cannot start: ${errorMessage(err)}\n`);
     process.exit(1);
   });
