@@ -9,6 +9,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { makeHome, type AishHome } from '../support/aish-env.js';
 import { KEY, PtySession } from '../support/pty.js';
 import { needs } from '../support/needs.js';
+import { runningWith } from '../support/processes.js';
 
 let h: AishHome;
 let term: PtySession | undefined;
@@ -59,8 +60,12 @@ needs('/usr/bin/fish').describe('fish on a terminal', () => {
     await typed(t, 'set kept yes');
     await t.waitFor(PROMPT);
     const sleeping = t.mark();
-    t.line('echo started; sleep 30; echo not-reached');
+    // A duration no other process has: Ctrl-C goes once that sleep runs (before it, fish itself
+    // takes the Ctrl-C, drops the rest of the line and keeps echo's status, 0).
+    const seconds = `30.${process.pid}`;
+    t.line(`echo started; sleep ${seconds}; echo not-reached`);
     await t.waitFor(/╭─ echo started[^\n]*\n[\s\S]*started\n/, { from: sleeping });
+    await runningWith(seconds);
     t.write(KEY.ctrlC);
     const out = await t.waitFor(/exit 130/, { from: sleeping });
     expect(out).not.toContain('\nnot-reached');
